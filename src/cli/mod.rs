@@ -1,0 +1,350 @@
+//! The command line: parse, build the problem, run it, print the answer.
+//!
+//! `hysolve [--threads N] [--mode count|all|first|unique] [--out FILE] [--json]
+//! [--stats] [--quiet] <problem> <args>`
+
+mod report;
+
+use crate::cluster::{self, Outcome, RunConfig};
+use crate::engine::{Mode, Problem};
+use crate::problems::queens::Queens;
+use crate::problems::synthetic::Synthetic;
+use clap::{Args, Parser, Subcommand};
+use std::io::{IsTerminal, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::Arc;
+use std::time::Instant;
+
+#[derive(Debug, Parser)]
+#[command(
+    name = "hysolve",
+    version,
+    about = "Hybrid MPI + threads solver for exhaustive combinatorial search"
+)]
+pub struct Cli {
+    #[command(flatten)]
+    pub global: Global,
+    #[command(subcommand)]
+    pub problem: ProblemCmd,
+}
+
+/// Options every problem takes (before or after the problem's name).
+#[derive(Debug, Args)]
+pub struct Global {
+    /// Worker threads per rank [default: OMP_NUM_THREADS, else the cores
+    /// divided among the ranks on this node]
+    #[arg(long, global = true, value_parser = clap::value_parser!(u32).range(1..=4096))]
+    pub threads: Option<u32>,
+    /// What to search for [default: count]
+    #[arg(long, global = true, value_parser = parse_mode)]
+    pub mode: Option<Mode>,
+    /// Write solutions to FILE (all: every solution; first/unique: those found)
+    #[arg(long, global = true, value_name = "FILE")]
+    pub out: Option<PathBuf>,
+    /// Print one JSON object as the last line of stdout
+    #[arg(long, global = true)]
+    pub json: bool,
+    /// Print per-rank and per-worker statistics on stderr
+    #[arg(long, global = true)]
+    pub stats: bool,
+    /// No progress bar, no human-readable summary on stderr
+    #[arg(long, global = true)]
+    pub quiet: bool,
+    /// Initial prefixes per worker that the master deals
+    #[arg(long, global = true, default_value_t = 16, value_parser = clap::value_parser!(u32).range(1..=100_000), hide = true)]
+    pub prefixes_per_worker: u32,
+}
+
+fn parse_mode(s: &str) -> Result<Mode, String> {
+    s.parse()
+}
+
+#[derive(Debug, Subcommand)]
+pub enum ProblemCmd {
+    /// Count (or list) the placements of N non-attacking queens on an N x N board
+    Queens {
+        /// Board size, 1 to 32
+        #[arg(value_parser = clap::value_parser!(u32))]
+        n: u32,
+    },
+    /// A pseudo-random irregular tree with exactly LEAVES solutions (for testing the engine)
+    Synthetic {
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Number of solutions in the tree
+        #[arg(long, default_value_t = 10_000)]
+        leaves: u64,
+        /// Solutions lie at this depth or deeper
+        #[arg(long, default_value_t = 4)]
+        min_depth: u32,
+        /// Depth of the solution-free subtrees hanging off the tree
+        #[arg(long, default_value_t = 8)]
+        dead_depth: u32,
+        /// Put the solutions behind every other leaf in child order
+        #[arg(long)]
+        needle: bool,
+        /// Extra hashing rounds per node (simulated node cost)
+        #[arg(long, default_value_t = 0)]
+        work: u32,
+    },
+}
+
+/// An error for the user: one line, then a non-zero exit.
+#[derive(Debug, thiserror::Error)]
+pub enum CliError {
+    #[error("{0}")]
+    Input(String),
+    #[error(transparent)]
+    Run(#[from] cluster::RunError),
+    #[error("{path}: {source}")]
+    File {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+}
+
+/// Entry point of the binary.
+pub fn main() -> ExitCode {
+    init_logging();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            use clap::error::ErrorKind;
+            if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) {
+                let _ = e.print();
+                return ExitCode::SUCCESS;
+            }
+            eprintln!("hysolve: {}", first_line(&e.render().to_string()));
+            return ExitCode::from(2);
+        }
+    };
+    match run(cli) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("hysolve: error: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// The first non-empty line of clap's message, which says what was wrong.
+fn first_line(message: &str) -> String {
+    message
+        .lines()
+        .map(str::trim)
+        .find(|l| !l.is_empty())
+        .unwrap_or("invalid command line")
+        .to_string()
+}
+
+fn init_logging() {
+    use tracing_subscriber::EnvFilter;
+    let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("warn"));
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .try_init();
+}
+
+/// Threads per rank when `--threads` is not given.
+fn default_threads() -> usize {
+    if let Some(n) = std::env::var("OMP_NUM_THREADS")
+        .ok()
+        .and_then(|v| v.trim().parse::<usize>().ok())
+    {
+        return n.max(1);
+    }
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let local_ranks = [
+        "OMPI_COMM_WORLD_LOCAL_SIZE",
+        "MPI_LOCALNRANKS",
+        "SLURM_NTASKS_PER_NODE",
+    ]
+    .iter()
+    .find_map(|v| std::env::var(v).ok()?.trim().parse::<usize>().ok())
+    .unwrap_or(1);
+    (cores / local_ranks.max(1)).max(1)
+}
+
+pub fn run(cli: Cli) -> Result<(), CliError> {
+    let g = &cli.global;
+    let mode = g.mode.unwrap_or(Mode::Count);
+    match cli.problem {
+        ProblemCmd::Queens { n } => {
+            let problem = Queens::new(n, mode == Mode::Count).map_err(CliError::Input)?;
+            solve(problem, g, mode)
+        }
+        ProblemCmd::Synthetic {
+            seed,
+            leaves,
+            min_depth,
+            dead_depth,
+            needle,
+            work,
+        } => {
+            let problem = Synthetic {
+                seed,
+                leaves,
+                min_depth,
+                dead_depth,
+                needle,
+                work,
+            };
+            problem.validate().map_err(CliError::Input)?;
+            solve(problem, g, mode)
+        }
+    }
+}
+
+/// Where `all` mode streams solutions: a file written beside its final
+/// name and renamed into place on success (a failed run leaves any earlier
+/// file untouched), or stdout.
+enum Output {
+    File {
+        tmp: PathBuf,
+        path: PathBuf,
+        file: std::io::BufWriter<std::fs::File>,
+    },
+    Stdout(std::io::BufWriter<std::io::Stdout>),
+}
+
+impl Output {
+    fn open(path: Option<&Path>) -> Result<Output, CliError> {
+        let Some(path) = path else {
+            return Ok(Output::Stdout(std::io::BufWriter::new(std::io::stdout())));
+        };
+        let mut name = path.file_name().unwrap_or_default().to_os_string();
+        name.push(".partial");
+        let tmp = path.with_file_name(name);
+        let file = std::fs::File::create(&tmp).map_err(|source| CliError::File {
+            path: tmp.clone(),
+            source,
+        })?;
+        Ok(Output::File {
+            tmp,
+            path: path.to_path_buf(),
+            file: std::io::BufWriter::new(file),
+        })
+    }
+
+    fn writer(&mut self) -> &mut dyn Write {
+        match self {
+            Output::File { file, .. } => file,
+            Output::Stdout(w) => w,
+        }
+    }
+
+    fn finish(self) -> Result<(), CliError> {
+        match self {
+            Output::File { tmp, path, file } => {
+                let file = file.into_inner().map_err(|e| CliError::File {
+                    path: tmp.clone(),
+                    source: e.into_error(),
+                })?;
+                file.sync_all().map_err(|source| CliError::File {
+                    path: tmp.clone(),
+                    source,
+                })?;
+                std::fs::rename(&tmp, &path).map_err(|source| CliError::File { path, source })
+            }
+            Output::Stdout(mut w) => w.flush().map_err(|source| CliError::File {
+                path: "<stdout>".into(),
+                source,
+            }),
+        }
+    }
+}
+
+fn solve<P: Problem>(problem: P, g: &Global, mode: Mode) -> Result<(), CliError> {
+    let started = Instant::now();
+    let config = RunConfig {
+        mode,
+        threads: g.threads.map_or_else(default_threads, |t| t as usize),
+        prefixes_per_worker: g.prefixes_per_worker as usize,
+        started,
+        progress: !g.quiet && std::io::stderr().is_terminal(),
+    };
+    let name = problem.name();
+    let instance = problem.instance();
+    let problem = Arc::new(problem);
+    let master = !cluster::launched_by_mpi() || is_rank_zero();
+    let mut output = if master && mode == Mode::All {
+        Some(Output::open(g.out.as_deref())?)
+    } else {
+        None
+    };
+    let mut discard = std::io::sink();
+    let sink: &mut dyn Write = match &mut output {
+        Some(o) => o.writer(),
+        None => &mut discard,
+    };
+    let Some(outcome) = cluster::run(problem, &config, sink)? else {
+        return Ok(());
+    };
+    if let Some(o) = output {
+        o.finish()?;
+    }
+    if mode.stop_after().is_some()
+        && let Some(path) = &g.out
+    {
+        let mut text = outcome.found.join("\n\n");
+        text.push('\n');
+        write_atomically(path, text.as_bytes())?;
+    }
+    print_outcome(name, &instance, &outcome, g)
+}
+
+/// Whether this MPI process is rank 0, from the launcher's environment
+/// (known before MPI is initialised).
+fn is_rank_zero() -> bool {
+    ["OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMI_RANK"]
+        .iter()
+        .find_map(|v| std::env::var(v).ok())
+        .is_none_or(|r| r.trim() == "0")
+}
+
+fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), CliError> {
+    let mut output = Output::open(Some(path))?;
+    output
+        .writer()
+        .write_all(bytes)
+        .map_err(|source| CliError::File {
+            path: path.to_path_buf(),
+            source,
+        })?;
+    output.finish()
+}
+
+fn print_outcome(
+    name: &str,
+    instance: &str,
+    outcome: &Outcome,
+    g: &Global,
+) -> Result<(), CliError> {
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    let io = |source| CliError::File {
+        path: "<stdout>".into(),
+        source,
+    };
+    if outcome.mode != Mode::All || g.out.is_some() {
+        // In `all` mode without --out the solutions themselves are on stdout.
+        for (i, text) in outcome.found.iter().enumerate() {
+            if i > 0 {
+                writeln!(out).map_err(io)?;
+            }
+            writeln!(out, "{text}").map_err(io)?;
+        }
+    }
+    if !g.quiet || !g.json {
+        writeln!(out, "{}", report::summary(name, instance, outcome)).map_err(io)?;
+    }
+    if g.stats {
+        eprint!("{}", report::stats_table(outcome));
+    }
+    if g.json {
+        writeln!(out, "{}", report::json(name, instance, outcome)).map_err(io)?;
+    }
+    out.flush().map_err(io)
+}

@@ -1,0 +1,124 @@
+//! Turning an [`Outcome`] into text: the summary line, the `--stats` table
+//! and the `--json` object.
+
+use crate::cluster::Outcome;
+use crate::engine::{Mode, Uniqueness};
+use std::fmt::Write;
+
+pub fn summary(name: &str, instance: &str, o: &Outcome) -> String {
+    let answer = match o.mode {
+        Mode::Count | Mode::All => format!("{} solutions", o.solutions),
+        Mode::First if o.solutions == 0 => "no solution".to_string(),
+        Mode::First => "found a solution".to_string(),
+        Mode::Unique => match Uniqueness::from_found(o.solutions) {
+            Uniqueness::None => "no solution".to_string(),
+            Uniqueness::Unique => "unique solution".to_string(),
+            Uniqueness::Multiple => "multiple solutions (two shown)".to_string(),
+        },
+    };
+    format!(
+        "{name} {instance}: {answer} ({} mode, {} rank{} x {} thread{}, {:.3} s, {} nodes)",
+        o.mode,
+        o.ranks,
+        if o.ranks == 1 { "" } else { "s" },
+        o.threads,
+        if o.threads == 1 { "" } else { "s" },
+        o.wall_s,
+        o.nodes
+    )
+}
+
+pub fn stats_table(o: &Outcome) -> String {
+    let mut s = String::new();
+    let m = &o.master;
+    let _ = writeln!(
+        s,
+        "master: {} initial prefixes, {} work messages ({} prefixes dealt), {} donation requests ({} prefixes returned)",
+        m.initial_prefixes,
+        m.work_messages,
+        m.prefixes_dealt,
+        m.donation_requests,
+        m.prefixes_returned
+    );
+    let _ = writeln!(
+        s,
+        "{:>4} {:>6} {:>14} {:>8} {:>8} {:>8} {:>8} {:>8} {:>6} {:>8} {:>8} {:>8}",
+        "rank",
+        "worker",
+        "nodes",
+        "tasks",
+        "steals",
+        "l.donat",
+        "recv",
+        "donated",
+        "asks",
+        "busy_s",
+        "idle_s",
+        "mgr_cpu"
+    );
+    for r in &o.reports {
+        let busy: f64 = r.workers.iter().map(|w| w.busy_s).sum();
+        let idle: f64 = r.workers.iter().map(|w| w.idle_s).sum();
+        let _ = writeln!(
+            s,
+            "{:>4} {:>6} {:>14} {:>8} {:>8} {:>8} {:>8} {:>8} {:>6} {:>8.3} {:>8.3} {:>7.2}%",
+            r.rank,
+            "all",
+            r.nodes,
+            r.workers.iter().map(|w| w.tasks).sum::<u64>(),
+            r.workers.iter().map(|w| w.local_steals).sum::<u64>(),
+            r.workers.iter().map(|w| w.local_donations).sum::<u64>(),
+            r.prefixes_received,
+            r.prefixes_donated,
+            r.asks,
+            busy,
+            idle,
+            if r.wall_s > 0.0 {
+                100.0 * r.manager_cpu_s / r.wall_s
+            } else {
+                0.0
+            }
+        );
+        for (i, w) in r.workers.iter().enumerate() {
+            let _ = writeln!(
+                s,
+                "{:>4} {:>6} {:>14} {:>8} {:>8} {:>8} {:>8} {:>8} {:>6} {:>8.3} {:>8.3}",
+                r.rank,
+                i,
+                w.nodes,
+                w.tasks,
+                w.local_steals,
+                w.local_donations,
+                "",
+                w.prefixes_donated,
+                "",
+                w.busy_s,
+                w.idle_s
+            );
+        }
+    }
+    s
+}
+
+pub fn json(name: &str, instance: &str, o: &Outcome) -> String {
+    let mut v = serde_json::json!({
+        "problem": name,
+        "instance": instance,
+        "mode": o.mode,
+        "solutions": o.solutions,
+        "ranks": o.ranks,
+        "threads": o.threads,
+        "wall_s": o.wall_s,
+        "nodes": o.nodes,
+        "nodes_per_s": if o.wall_s > 0.0 { o.nodes as f64 / o.wall_s } else { 0.0 },
+        "master": o.master,
+        "rank_stats": o.reports,
+    });
+    if o.mode == Mode::Unique {
+        v["answer"] = serde_json::json!(Uniqueness::from_found(o.solutions));
+    }
+    if o.mode == Mode::All {
+        v["written"] = serde_json::json!(o.written);
+    }
+    v.to_string()
+}

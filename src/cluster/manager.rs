@@ -1,0 +1,444 @@
+//! The rank manager: the one thread of a rank that talks to other ranks. It
+//! feeds the rank's pool, answers the master, and on rank 0 also runs the
+//! [`Master`].
+
+use super::master::{Master, MasterStats, Outbox};
+use super::protocol::{Message, RankReport};
+use super::transport::Transport;
+use crate::engine::{Counters, Mode, PoolEvent, Prefix, Problem, RankPool, Task, expand, replay};
+use crossbeam_channel::{Receiver, RecvTimeoutError, unbounded};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use std::collections::VecDeque;
+use std::io::Write;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// How a run is set up; the same on every rank.
+#[derive(Debug, Clone)]
+pub struct RunConfig {
+    pub mode: Mode,
+    /// Worker threads per rank.
+    pub threads: usize,
+    /// Initial prefixes the master aims for, per worker in the whole job.
+    pub prefixes_per_worker: usize,
+    /// When the input was parsed: `wall_s` counts from here.
+    pub started: Instant,
+    /// Show a progress bar on stderr (master only, runs over a second).
+    pub progress: bool,
+}
+
+/// The answer, as the master knows it at the end.
+#[derive(Debug)]
+pub struct Outcome {
+    pub mode: Mode,
+    /// count/all: every solution, weighted; first/unique: solutions kept (at most 1 or 2).
+    pub solutions: u64,
+    /// first/unique: the solutions kept, rendered.
+    pub found: Vec<String>,
+    /// all: solutions written to the output.
+    pub written: u64,
+    pub nodes: u64,
+    pub wall_s: f64,
+    pub ranks: usize,
+    pub threads: usize,
+    pub reports: Vec<RankReport>,
+    pub master: MasterStats,
+}
+
+/// Errors that end a run.
+#[derive(Debug, thiserror::Error)]
+pub enum RunError {
+    #[error(transparent)]
+    Decode(#[from] super::protocol::DecodeError),
+    #[error("rank {rank} got a {what} it should never receive")]
+    Protocol { rank: usize, what: &'static str },
+    #[error("rank {rank} got a prefix that names no subtree of this instance: {prefix:?}")]
+    BadPrefix { rank: usize, prefix: Prefix },
+    #[error("MPI: {0}")]
+    Mpi(String),
+    #[error("writing solutions: {0}")]
+    Output(#[from] std::io::Error),
+}
+
+/// Shortest and longest pause of the manager's poll loop when nothing happens.
+const POLL_MIN: Duration = Duration::from_micros(20);
+const POLL_MAX: Duration = Duration::from_millis(1);
+/// With no other rank, worker events are all there is: sleep until one comes.
+const SOLO_POLL: Duration = Duration::from_millis(100);
+
+struct Manager<'a, P: Problem, T: Transport> {
+    problem: Arc<P>,
+    config: &'a RunConfig,
+    transport: T,
+    rank: usize,
+    pool: Option<RankPool<P::Node>>,
+    events: Receiver<PoolEvent>,
+    master: Option<Master>,
+    /// Messages this rank sends itself (rank 0: between its master and its pool).
+    inbox: VecDeque<(usize, Message)>,
+    /// Holds tasks (has not sent `AskForWork` since it last got work).
+    busy: bool,
+    owes_donation: bool,
+    terminated: bool,
+    report: RankReport,
+    /// Master only: what expanding the root counted.
+    expansion: Counters,
+    found: Vec<String>,
+    written: u64,
+    sink: &'a mut dyn Write,
+    progress: Option<ProgressBar>,
+    last_tick: Instant,
+    /// This thread's CPU time when the rank started.
+    cpu_start: f64,
+}
+
+/// Runs this rank's part of the search. Returns the outcome on the master
+/// (rank 0) and `None` elsewhere. In `all` mode the master writes each
+/// solution to `sink` as it arrives, a blank line between solutions.
+pub fn run_rank<P: Problem, T: Transport>(
+    problem: Arc<P>,
+    config: &RunConfig,
+    transport: T,
+    sink: &mut dyn Write,
+) -> Result<Option<Outcome>, RunError> {
+    let cpu_start = thread_cpu_seconds();
+    let rank = transport.rank();
+    let size = transport.size();
+    let (tx, events) = unbounded();
+    let pool = RankPool::start(problem.clone(), config.mode, config.threads, tx);
+    let mut m = Manager {
+        problem,
+        config,
+        transport,
+        rank,
+        pool: Some(pool),
+        events,
+        master: None,
+        inbox: VecDeque::new(),
+        busy: true,
+        owes_donation: false,
+        terminated: false,
+        report: RankReport {
+            rank,
+            ..RankReport::default()
+        },
+        expansion: Counters::default(),
+        found: Vec::new(),
+        written: 0,
+        sink,
+        progress: None,
+        last_tick: Instant::now(),
+        cpu_start,
+    };
+    if rank == 0 {
+        m.start_master(size)?;
+    }
+    m.go_idle();
+    m.poll_loop(size)?;
+    m.transport.flush();
+    if let Some(bar) = m.progress.take() {
+        bar.finish_and_clear();
+    }
+    let Some(master) = m.master.take() else {
+        return Ok(None);
+    };
+    let answered = master.terminated_at().unwrap_or_else(Instant::now);
+    let (reports, master_stats) = master.into_reports();
+    let mut nodes = m.expansion.nodes;
+    let mut solutions = m.expansion.solutions;
+    for r in &reports {
+        nodes += r.nodes;
+        solutions += r.solutions;
+    }
+    if config.mode.stop_after().is_some() {
+        solutions = m.found.len() as u64;
+    }
+    Ok(Some(Outcome {
+        mode: config.mode,
+        solutions,
+        found: m.found,
+        written: m.written,
+        nodes,
+        wall_s: answered.duration_since(config.started).as_secs_f64(),
+        ranks: size,
+        threads: config.threads,
+        reports,
+        master: master_stats,
+    }))
+}
+
+impl<P: Problem, T: Transport> Manager<'_, P, T> {
+    fn start_master(&mut self, size: usize) -> Result<(), RunError> {
+        let target = self.config.prefixes_per_worker.max(1) * self.config.threads.max(1) * size;
+        let (frontier, counted, found) = expand(&*self.problem, self.config.mode, target);
+        self.expansion = counted;
+        let initial = frontier.into_iter().map(|t| t.prefix).collect();
+        self.master = Some(Master::new(size, initial, self.config.mode.stop_after()));
+        let mut out = Outbox::new();
+        self.accept_solutions(found, &mut out)?;
+        self.dispatch(out);
+        if self.config.progress {
+            let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr());
+            bar.set_style(
+                ProgressStyle::with_template("{spinner} [{elapsed_precise}] {msg}")
+                    .unwrap_or_else(|_| ProgressStyle::default_spinner()),
+            );
+            self.progress = Some(bar);
+        }
+        Ok(())
+    }
+
+    /// Sends messages, delivering the ones for this rank to its own inbox.
+    fn dispatch(&mut self, out: Outbox) {
+        for (to, msg) in out {
+            self.send(to, msg);
+        }
+    }
+
+    fn send(&mut self, to: usize, msg: Message) {
+        if to == self.rank {
+            self.inbox.push_back((self.rank, msg));
+        } else {
+            self.report.messages_sent += 1;
+            self.transport.send(to, msg.encode());
+        }
+    }
+
+    /// The pool has finished everything it was given: answer a pending
+    /// donation request with nothing, then ask for work.
+    fn go_idle(&mut self) {
+        if self.owes_donation {
+            self.owes_donation = false;
+            // Taken up by no worker: a worker that took it sent its
+            // `Donated` before the pool could go idle, and we handled that.
+            if let Some(pool) = &self.pool {
+                pool.withdraw_donation_request();
+            }
+            self.send(0, Message::Donation { prefixes: vec![] });
+        }
+        self.busy = false;
+        self.report.asks += 1;
+        let (nodes, solutions) = self.pool.as_ref().map_or((0, 0), |p| p.progress());
+        self.send(0, Message::AskForWork { nodes, solutions });
+    }
+
+    fn poll_loop(&mut self, size: usize) -> Result<(), RunError> {
+        let mut pause = POLL_MIN;
+        loop {
+            let mut active = false;
+            while let Some((from, msg)) = self.inbox.pop_front() {
+                self.handle(from, msg)?;
+                active = true;
+            }
+            while let Some((from, bytes)) = self.transport.try_recv() {
+                self.handle(from, Message::decode(&bytes)?)?;
+                active = true;
+            }
+            while let Ok(event) = self.events.try_recv() {
+                self.on_event(event)?;
+                active = true;
+            }
+            if self.done() {
+                return Ok(());
+            }
+            self.tick();
+            if active || !self.inbox.is_empty() {
+                pause = POLL_MIN;
+                continue;
+            }
+            let wait = if size == 1 { SOLO_POLL } else { pause };
+            match self.events.recv_timeout(wait) {
+                Ok(event) => {
+                    self.on_event(event)?;
+                    pause = POLL_MIN;
+                }
+                Err(RecvTimeoutError::Timeout) => pause = (pause * 2).min(POLL_MAX),
+                Err(RecvTimeoutError::Disconnected) => pause = POLL_MAX,
+            }
+        }
+    }
+
+    fn done(&self) -> bool {
+        match &self.master {
+            Some(master) => master.finished(),
+            None => self.terminated,
+        }
+    }
+
+    fn tick(&mut self) {
+        let Some(bar) = &self.progress else { return };
+        if self.last_tick.elapsed() < Duration::from_millis(200) {
+            return;
+        }
+        self.last_tick = Instant::now();
+        let elapsed = self.config.started.elapsed().as_secs_f64();
+        if elapsed < 1.0 {
+            return;
+        }
+        if let (Some(master), Some(pool)) = (&self.master, &self.pool) {
+            // Rank 0's totals are live in its pool; the master's entry for
+            // it dates from its last `AskForWork`.
+            let (all_nodes, all_solutions) = master.progress();
+            let (stale_nodes, stale_solutions) = master.rank_progress(0);
+            let (live_nodes, live_solutions) = pool.progress();
+            let nodes = all_nodes - stale_nodes + live_nodes;
+            let solutions = all_solutions - stale_solutions + live_solutions;
+            bar.set_message(format!(
+                "{solutions} solutions, {:.1} M nodes/s, {} prefixes in the master's pool",
+                nodes as f64 / elapsed / 1e6,
+                master.pool_len()
+            ));
+            bar.tick();
+        }
+    }
+
+    fn accept_solutions(&mut self, texts: Vec<String>, out: &mut Outbox) -> Result<(), RunError> {
+        let Some(master) = &mut self.master else {
+            return Err(RunError::Protocol {
+                rank: self.rank,
+                what: "solutions message",
+            });
+        };
+        let keep = master.on_solutions(texts.len(), out);
+        if self.config.mode == Mode::All {
+            for text in texts.into_iter().take(keep) {
+                if self.written > 0 {
+                    self.sink.write_all(b"\n")?;
+                }
+                self.sink.write_all(text.as_bytes())?;
+                self.sink.write_all(b"\n")?;
+                self.written += 1;
+            }
+        } else if self.config.mode.stop_after().is_some() {
+            self.found.extend(texts.into_iter().take(keep));
+        }
+        Ok(())
+    }
+
+    fn on_event(&mut self, event: PoolEvent) -> Result<(), RunError> {
+        if self.terminated {
+            return Ok(());
+        }
+        match event {
+            PoolEvent::Solutions(texts) => {
+                if self.rank == 0 {
+                    let mut out = Outbox::new();
+                    self.accept_solutions(texts, &mut out)?;
+                    self.dispatch(out);
+                } else {
+                    self.send(0, Message::Solutions { texts });
+                }
+            }
+            PoolEvent::Idle => self.go_idle(),
+            PoolEvent::Donated(prefixes) => {
+                self.owes_donation = false;
+                self.report.prefixes_donated += prefixes.len() as u64;
+                self.send(0, Message::Donation { prefixes });
+            }
+        }
+        Ok(())
+    }
+
+    fn handle(&mut self, from: usize, msg: Message) -> Result<(), RunError> {
+        let mut out = Outbox::new();
+        match msg {
+            // Master side.
+            Message::AskForWork { nodes, solutions } => self
+                .master_mut("AskForWork")?
+                .on_ask(from, nodes, solutions, &mut out),
+            Message::Donation { prefixes } => self
+                .master_mut("Donation")?
+                .on_donation(from, prefixes, &mut out),
+            Message::Solutions { texts } => self.accept_solutions(texts, &mut out)?,
+            Message::Final(report) => self.master_mut("Final")?.on_final(*report),
+            // Rank side.
+            Message::Work { prefixes } => self.on_work(prefixes)?,
+            Message::DonateRequest => self.on_donate_request(),
+            Message::Terminate => self.on_terminate(),
+        }
+        self.dispatch(out);
+        Ok(())
+    }
+
+    fn master_mut(&mut self, what: &'static str) -> Result<&mut Master, RunError> {
+        let rank = self.rank;
+        self.master
+            .as_mut()
+            .ok_or(RunError::Protocol { rank, what })
+    }
+
+    fn on_work(&mut self, prefixes: Vec<Prefix>) -> Result<(), RunError> {
+        if self.terminated {
+            return Ok(());
+        }
+        self.report.prefixes_received += prefixes.len() as u64;
+        let mut tasks = Vec::with_capacity(prefixes.len());
+        for prefix in prefixes {
+            let Some(node) = replay(&*self.problem, &prefix) else {
+                return Err(RunError::BadPrefix {
+                    rank: self.rank,
+                    prefix,
+                });
+            };
+            tasks.push(Task { prefix, node });
+        }
+        self.busy = true;
+        if let Some(pool) = &self.pool {
+            pool.inject(tasks);
+        }
+        Ok(())
+    }
+
+    fn on_donate_request(&mut self) {
+        if self.terminated {
+            return;
+        }
+        let Some(pool) = &self.pool else { return };
+        if !self.busy {
+            // Already idle: our `AskForWork` is on its way behind this answer.
+            self.send(0, Message::Donation { prefixes: vec![] });
+            return;
+        }
+        let (taken, now_idle) = pool.request_donation();
+        if taken.is_empty() {
+            self.owes_donation = true;
+            return;
+        }
+        self.report.prefixes_donated += taken.len() as u64;
+        self.send(0, Message::Donation { prefixes: taken });
+        if now_idle {
+            self.go_idle();
+        }
+    }
+
+    fn on_terminate(&mut self) {
+        if self.terminated {
+            return;
+        }
+        self.terminated = true;
+        if let Some(pool) = self.pool.take() {
+            let workers = pool.stop();
+            self.report.nodes = workers.iter().map(|w| w.nodes).sum();
+            self.report.solutions = workers.iter().map(|w| w.solutions).sum();
+            self.report.workers = workers;
+        }
+        self.report.wall_s = self.config.started.elapsed().as_secs_f64();
+        self.report.manager_cpu_s = thread_cpu_seconds() - self.cpu_start;
+        let report = Box::new(self.report.clone());
+        self.send(0, Message::Final(report));
+    }
+}
+
+/// CPU seconds used so far by the calling thread.
+fn thread_cpu_seconds() -> f64 {
+    let mut usage = std::mem::MaybeUninit::<libc::rusage>::zeroed();
+    // SAFETY: getrusage writes a `rusage` into the pointer we pass, which
+    // points to a properly sized, writable value; RUSAGE_THREAD is valid on
+    // Linux. On failure the zeroed value is kept and we report 0.
+    let usage = unsafe {
+        libc::getrusage(libc::RUSAGE_THREAD, usage.as_mut_ptr());
+        usage.assume_init()
+    };
+    let secs = |t: libc::timeval| t.tv_sec as f64 + t.tv_usec as f64 * 1e-6;
+    secs(usage.ru_utime) + secs(usage.ru_stime)
+}

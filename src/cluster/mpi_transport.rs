@@ -1,0 +1,133 @@
+//! The only code in hysolve that calls MPI.
+//!
+//! Sends are non-blocking (`MPI_Isend`): two managers sending large messages
+//! to each other at once would deadlock with blocking sends under the
+//! rendezvous protocol. Receives are `MPI_Improbe` + matched receive, polled
+//! by the manager with an adaptive sleep, because OpenMPI's blocking receive
+//! busy-waits and would burn a core.
+
+use super::transport::Transport;
+use mpi::Threading;
+use mpi::environment::Universe;
+use mpi::point_to_point::{Destination, MatchedReceiveVec, Source};
+use mpi::request::{Request, StaticScope};
+use mpi::topology::{Communicator, SimpleCommunicator};
+
+/// A send in flight and the buffer it reads from.
+struct InFlight {
+    request: Request<'static, [u8], StaticScope>,
+    /// The buffer, leaked from a `Box` so that MPI may read it while the
+    /// request runs; given back to a `Box` once the request has completed.
+    buffer: *mut [u8],
+}
+
+/// MPI_COMM_WORLD as a [`Transport`].
+pub struct MpiTransport {
+    world: SimpleCommunicator,
+    in_flight: Vec<InFlight>,
+    // Dropped last: finalizes MPI.
+    _universe: Universe,
+}
+
+/// Whether this process was started by an MPI launcher (mpirun, mpiexec,
+/// srun with PMI). Without one, hysolve runs as one rank and never
+/// initializes MPI.
+pub fn launched_by_mpi() -> bool {
+    [
+        "OMPI_COMM_WORLD_SIZE",
+        "PMI_SIZE",
+        "PMIX_RANK",
+        "PMI_RANK",
+        "MPI_LOCALNRANKS",
+    ]
+    .iter()
+    .any(|v| std::env::var_os(v).is_some())
+}
+
+impl MpiTransport {
+    /// Initializes MPI. Must be called on the thread that will make every
+    /// MPI call (the manager), which is the main thread: `Funneled` suffices.
+    pub fn init() -> Result<Self, String> {
+        let (universe, level) = mpi::initialize_with_threading(Threading::Funneled)
+            .ok_or_else(|| "MPI was already initialized".to_string())?;
+        if level < Threading::Funneled {
+            return Err(format!(
+                "the MPI library grants only {level:?} threading; hysolve needs Funneled"
+            ));
+        }
+        Ok(MpiTransport {
+            world: universe.world(),
+            in_flight: Vec::new(),
+            _universe: universe,
+        })
+    }
+
+    /// Completes finished sends and frees their buffers.
+    fn reap(&mut self) {
+        let mut still = Vec::with_capacity(self.in_flight.len());
+        for f in self.in_flight.drain(..) {
+            match f.request.test() {
+                Ok(_) => {
+                    // SAFETY: `buffer` came from `Box::into_raw` in `send`
+                    // and is freed only here, once. The request that read it
+                    // has completed (MPI_Test returned true), so MPI no
+                    // longer touches it, and the only other reference to it,
+                    // the `&'static [u8]` given to `immediate_send`, went
+                    // away with the request.
+                    drop(unsafe { Box::from_raw(f.buffer) });
+                }
+                Err(request) => still.push(InFlight {
+                    request,
+                    buffer: f.buffer,
+                }),
+            }
+        }
+        self.in_flight = still;
+    }
+}
+
+impl Transport for MpiTransport {
+    fn rank(&self) -> usize {
+        self.world.rank() as usize
+    }
+
+    fn size(&self) -> usize {
+        self.world.size() as usize
+    }
+
+    fn send(&mut self, to: usize, bytes: Vec<u8>) {
+        self.reap();
+        let buffer: *mut [u8] = Box::into_raw(bytes.into_boxed_slice());
+        // SAFETY: `buffer` is a valid, uniquely owned allocation; it is
+        // neither written nor freed until `reap` sees this request complete.
+        let data: &'static [u8] = unsafe { &*buffer };
+        let request = self
+            .world
+            .process_at_rank(to as i32)
+            .immediate_send(StaticScope, data);
+        self.in_flight.push(InFlight { request, buffer });
+    }
+
+    fn try_recv(&mut self) -> Option<(usize, Vec<u8>)> {
+        self.reap();
+        let (message, status) = self.world.any_process().immediate_matched_probe()?;
+        let (bytes, _) = (message, status).matched_receive_vec::<u8>();
+        Some((status.source_rank() as usize, bytes))
+    }
+
+    fn flush(&mut self) {
+        while !self.in_flight.is_empty() {
+            self.reap();
+            if !self.in_flight.is_empty() {
+                std::thread::sleep(std::time::Duration::from_micros(50));
+            }
+        }
+    }
+}
+
+impl Drop for MpiTransport {
+    fn drop(&mut self) {
+        // Finalizing with sends in flight would free buffers MPI still reads.
+        self.flush();
+    }
+}

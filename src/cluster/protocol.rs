@@ -1,0 +1,135 @@
+//! Every message of the extended-star protocol: one definition, one encoder,
+//! one decoder. See `README.md` beside this file for who sends what, when.
+
+use crate::engine::{Prefix, WorkerStats};
+use serde::{Deserialize, Serialize};
+
+/// A message between a rank's manager and the master.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum Message {
+    /// Rank -> master: every task this rank was given is finished. Carries
+    /// the rank's running totals for the progress display.
+    AskForWork { nodes: u64, solutions: u64 },
+    /// Master -> rank: subtrees to search.
+    Work { prefixes: Vec<Prefix> },
+    /// Master -> rank: split off some unexplored subtrees for another rank.
+    /// Answered by exactly one `Donation`, possibly empty.
+    DonateRequest,
+    /// Rank -> master: the answer to a `DonateRequest`.
+    Donation { prefixes: Vec<Prefix> },
+    /// Rank -> master: solutions found (modes that keep solutions).
+    Solutions { texts: Vec<String> },
+    /// Master -> rank: stop now and report.
+    Terminate,
+    /// Rank -> master: the rank's last word, after `Terminate`.
+    Final(Box<RankReport>),
+}
+
+/// What one rank did over a run.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct RankReport {
+    pub rank: usize,
+    pub nodes: u64,
+    pub solutions: u64,
+    pub workers: Vec<WorkerStats>,
+    /// Prefixes received in `Work` messages.
+    pub prefixes_received: u64,
+    /// Prefixes sent in `Donation` messages.
+    pub prefixes_donated: u64,
+    /// `AskForWork` messages sent.
+    pub asks: u64,
+    /// Messages this rank's manager sent (to other ranks).
+    pub messages_sent: u64,
+    /// CPU seconds used by the manager thread.
+    pub manager_cpu_s: f64,
+    /// Seconds from the rank's start to its `Final`.
+    pub wall_s: f64,
+}
+
+/// A message that could not be decoded.
+#[derive(Debug, thiserror::Error)]
+#[error("malformed protocol message ({len} bytes): {source}")]
+pub struct DecodeError {
+    len: usize,
+    source: postcard::Error,
+}
+
+impl Message {
+    pub fn encode(&self) -> Vec<u8> {
+        postcard::to_stdvec(self).expect("protocol messages always serialize")
+    }
+
+    pub fn decode(bytes: &[u8]) -> Result<Message, DecodeError> {
+        postcard::from_bytes(bytes).map_err(|source| DecodeError {
+            len: bytes.len(),
+            source,
+        })
+    }
+}
+
+#[cfg(test)]
+mod test {
+    use super::*;
+
+    fn every_message() -> Vec<Message> {
+        let prefixes = vec![
+            Prefix(vec![]),
+            Prefix(vec![3, 0, u32::MAX]),
+            Prefix(vec![1; 40]),
+        ];
+        vec![
+            Message::AskForWork {
+                nodes: u64::MAX,
+                solutions: 7,
+            },
+            Message::Work {
+                prefixes: prefixes.clone(),
+            },
+            Message::Work { prefixes: vec![] },
+            Message::DonateRequest,
+            Message::Donation { prefixes },
+            Message::Donation { prefixes: vec![] },
+            Message::Solutions {
+                texts: vec!["Q.\n.Q".into(), String::new(), "ünïcode".into()],
+            },
+            Message::Terminate,
+            Message::Final(Box::new(RankReport {
+                rank: 3,
+                nodes: 1 << 40,
+                solutions: 14_772_512,
+                workers: vec![WorkerStats {
+                    nodes: 5,
+                    busy_s: 1.5,
+                    idle_s: 0.25,
+                    ..WorkerStats::default()
+                }],
+                prefixes_received: 9,
+                prefixes_donated: 4,
+                asks: 2,
+                messages_sent: 17,
+                manager_cpu_s: 0.01,
+                wall_s: 2.0,
+            })),
+        ]
+    }
+
+    #[test]
+    fn every_message_round_trips() {
+        for msg in every_message() {
+            let bytes = msg.encode();
+            assert_eq!(Message::decode(&bytes).unwrap(), msg);
+        }
+    }
+
+    #[test]
+    fn truncated_and_garbage_bytes_are_errors_not_panics() {
+        for msg in every_message() {
+            let bytes = msg.encode();
+            for cut in 0..bytes.len() {
+                let _ = Message::decode(&bytes[..cut]);
+            }
+        }
+        assert!(Message::decode(&[]).is_err());
+        assert!(Message::decode(&[200, 1, 2, 3]).is_err());
+    }
+}

@@ -1,0 +1,84 @@
+//! Search modes and what a finished search reports.
+
+use serde::{Deserialize, Serialize};
+use std::fmt;
+use std::str::FromStr;
+
+/// What the search is asked for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Mode {
+    /// The number of solutions.
+    Count,
+    /// Every solution, streamed to an output.
+    All,
+    /// Any one solution; the search stops as soon as one is known.
+    First,
+    /// Up to two solutions: none, unique or multiple.
+    Unique,
+}
+
+impl Mode {
+    /// How many solutions end the search early, if any.
+    pub fn stop_after(self) -> Option<u64> {
+        match self {
+            Mode::Count | Mode::All => None,
+            Mode::First => Some(1),
+            Mode::Unique => Some(2),
+        }
+    }
+
+    /// Whether solutions are rendered and sent to the master.
+    pub fn keeps_solutions(self) -> bool {
+        self != Mode::Count
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Mode::Count => "count",
+            Mode::All => "all",
+            Mode::First => "first",
+            Mode::Unique => "unique",
+        }
+    }
+}
+
+impl fmt::Display for Mode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl FromStr for Mode {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s {
+            "count" => Ok(Mode::Count),
+            "all" => Ok(Mode::All),
+            "first" => Ok(Mode::First),
+            "unique" => Ok(Mode::Unique),
+            other => Err(format!(
+                "unknown mode '{other}' (expected count, all, first or unique)"
+            )),
+        }
+    }
+}
+
+/// The verdict of a `unique` search.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Uniqueness {
+    None,
+    Unique,
+    Multiple,
+}
+
+impl Uniqueness {
+    pub fn from_found(found: u64) -> Self {
+        match found {
+            0 => Uniqueness::None,
+            1 => Uniqueness::Unique,
+            _ => Uniqueness::Multiple,
+        }
+    }
+}

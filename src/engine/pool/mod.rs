@@ -1,0 +1,343 @@
+//! The per-rank pool of worker threads: crossbeam-deque work stealing with
+//! donation of unexplored siblings. The protocol and its invariants are in
+//! `README.md` beside this file.
+
+mod sleep;
+pub mod stats;
+
+use crate::engine::mode::Mode;
+use crate::engine::prefix::Prefix;
+use crate::engine::problem::Problem;
+use crate::engine::search::{Context, Searcher, Task};
+use crossbeam_channel::Sender;
+use crossbeam_deque::{Injector, Steal, Stealer, Worker};
+use sleep::Sleep;
+use stats::WorkerStats;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::thread::JoinHandle;
+use std::time::Instant;
+
+/// What the pool tells the thread that owns it (the rank's manager).
+#[derive(Debug)]
+pub enum PoolEvent {
+    /// Rendered solutions, in the order a worker found them.
+    Solutions(Vec<String>),
+    /// Every task given to the pool is finished: the rank is idle.
+    Idle,
+    /// A worker answered [`RankPool::request_donation`] with these subtrees.
+    Donated(Vec<Prefix>),
+}
+
+/// Solutions a worker buffers in `all` mode before handing them over.
+const SOLUTION_BATCH: usize = 512;
+
+struct Shared<N> {
+    injector: Injector<Task<N>>,
+    stealers: Vec<Stealer<Task<N>>>,
+    /// Tasks given to this pool and not yet finished (queued or running).
+    pending: AtomicUsize,
+    /// Workers currently without a task (looking or parked).
+    idle: AtomicUsize,
+    /// The manager wants a donation for another rank.
+    remote_wanted: AtomicBool,
+    stop: AtomicBool,
+    /// Solutions reported by this rank's workers (modes with a limit).
+    found: AtomicU64,
+    limit: Option<u64>,
+    /// Live progress, summed over workers at task ends.
+    live_nodes: AtomicU64,
+    live_solutions: AtomicU64,
+    sleep: Sleep,
+    events: Sender<PoolEvent>,
+}
+
+/// A rank's worker threads.
+pub struct RankPool<N: Send + 'static> {
+    shared: Arc<Shared<N>>,
+    handles: Vec<JoinHandle<WorkerStats>>,
+}
+
+impl<N: Clone + Send + 'static> RankPool<N> {
+    /// Starts `threads` workers on `problem`. They park until tasks arrive.
+    pub fn start<P: Problem<Node = N>>(
+        problem: Arc<P>,
+        mode: Mode,
+        threads: usize,
+        events: Sender<PoolEvent>,
+    ) -> Self {
+        let workers: Vec<Worker<Task<N>>> =
+            (0..threads.max(1)).map(|_| Worker::new_lifo()).collect();
+        let shared = Arc::new(Shared {
+            injector: Injector::new(),
+            stealers: workers.iter().map(Worker::stealer).collect(),
+            pending: AtomicUsize::new(0),
+            idle: AtomicUsize::new(0),
+            remote_wanted: AtomicBool::new(false),
+            stop: AtomicBool::new(false),
+            found: AtomicU64::new(0),
+            limit: mode.stop_after(),
+            live_nodes: AtomicU64::new(0),
+            live_solutions: AtomicU64::new(0),
+            sleep: Sleep::default(),
+            events,
+        });
+        let handles = workers
+            .into_iter()
+            .enumerate()
+            .map(|(index, local)| {
+                let shared = shared.clone();
+                let problem = problem.clone();
+                std::thread::Builder::new()
+                    .name(format!("worker-{index}"))
+                    .spawn(move || worker_main(index, &*problem, mode, &shared, local))
+                    .expect("spawning a worker thread")
+            })
+            .collect();
+        RankPool { shared, handles }
+    }
+
+    /// Hands tasks to the pool.
+    pub fn inject(&self, tasks: Vec<Task<N>>) {
+        if tasks.is_empty() {
+            return;
+        }
+        self.shared.pending.fetch_add(tasks.len(), Ordering::SeqCst);
+        for task in tasks {
+            self.shared.injector.push(task);
+        }
+        self.shared.sleep.notify();
+    }
+
+    /// Asks for subtrees to give to another rank. Queued tasks are taken at
+    /// once (up to half of them); otherwise the next worker that can split
+    /// its walk answers with a [`PoolEvent::Donated`]. Returns the prefixes
+    /// taken at once (possibly none) and whether that left the pool idle.
+    pub fn request_donation(&self) -> (Vec<Prefix>, bool) {
+        let mut taken = Vec::new();
+        let queued: usize = self.shared.injector.len()
+            + self.shared.stealers.iter().map(Stealer::len).sum::<usize>();
+        let want = queued.div_ceil(2);
+        let sources = std::iter::once(None).chain(self.shared.stealers.iter().map(Some));
+        for source in sources {
+            while taken.len() < want {
+                let steal = match source {
+                    None => self.shared.injector.steal(),
+                    Some(s) => s.steal(),
+                };
+                match steal {
+                    Steal::Success(task) => taken.push(task.prefix),
+                    Steal::Retry => continue,
+                    Steal::Empty => break,
+                }
+            }
+        }
+        if taken.is_empty() {
+            self.shared.remote_wanted.store(true, Ordering::SeqCst);
+            return (taken, false);
+        }
+        let before = self.shared.pending.fetch_sub(taken.len(), Ordering::SeqCst);
+        let now_idle = before == taken.len();
+        (taken, now_idle)
+    }
+
+    /// Withdraws an unanswered donation request. Returns true if no worker
+    /// had taken it up.
+    pub fn withdraw_donation_request(&self) -> bool {
+        self.shared.remote_wanted.swap(false, Ordering::SeqCst)
+    }
+
+    /// Tasks given and not finished.
+    pub fn pending(&self) -> usize {
+        self.shared.pending.load(Ordering::SeqCst)
+    }
+
+    /// Nodes and solutions finished so far (updated at task ends).
+    pub fn progress(&self) -> (u64, u64) {
+        (
+            self.shared.live_nodes.load(Ordering::Relaxed),
+            self.shared.live_solutions.load(Ordering::Relaxed),
+        )
+    }
+
+    /// Stops every worker and returns their statistics.
+    pub fn stop(self) -> Vec<WorkerStats> {
+        self.shared.stop.store(true, Ordering::SeqCst);
+        self.shared.sleep.notify();
+        self.handles
+            .into_iter()
+            .map(|h| h.join().expect("a worker thread panicked"))
+            .collect()
+    }
+}
+
+/// The walk's view of the pool, for one worker.
+struct WorkerContext<'a, N> {
+    shared: &'a Shared<N>,
+    local: &'a Worker<Task<N>>,
+    buffer: Vec<String>,
+    stats: &'a mut WorkerStats,
+}
+
+impl<N> WorkerContext<'_, N> {
+    fn flush(&mut self) {
+        if !self.buffer.is_empty() {
+            let batch = std::mem::take(&mut self.buffer);
+            // The manager outlives the workers; a send can only fail while
+            // the process is already tearing down.
+            let _ = self.shared.events.send(PoolEvent::Solutions(batch));
+        }
+    }
+}
+
+impl<N> Context<N> for WorkerContext<'_, N> {
+    #[inline]
+    fn stop(&self) -> bool {
+        self.shared.stop.load(Ordering::Relaxed)
+    }
+
+    #[inline]
+    fn wants_work(&self) -> bool {
+        (self.shared.idle.load(Ordering::Relaxed) > 0 && self.local.is_empty())
+            || self.shared.remote_wanted.load(Ordering::Relaxed)
+    }
+
+    fn donate(&mut self, tasks: Vec<Task<N>>) {
+        let remote = self.shared.remote_wanted.load(Ordering::Relaxed)
+            && self
+                .shared
+                .remote_wanted
+                .compare_exchange(true, false, Ordering::SeqCst, Ordering::SeqCst)
+                .is_ok();
+        if remote {
+            self.stats.prefixes_donated += tasks.len() as u64;
+            let prefixes = tasks.into_iter().map(|t| t.prefix).collect();
+            let _ = self.shared.events.send(PoolEvent::Donated(prefixes));
+            return;
+        }
+        self.stats.local_donations += tasks.len() as u64;
+        self.shared.pending.fetch_add(tasks.len(), Ordering::SeqCst);
+        for task in tasks {
+            self.local.push(task);
+        }
+        self.shared.sleep.notify();
+    }
+
+    fn found(&mut self, text: &str) {
+        self.buffer.push(text.to_owned());
+        if let Some(limit) = self.shared.limit {
+            let total = self.shared.found.fetch_add(1, Ordering::SeqCst) + 1;
+            self.flush();
+            if total >= limit {
+                self.shared.stop.store(true, Ordering::SeqCst);
+                self.shared.sleep.notify();
+            }
+        } else if self.buffer.len() >= SOLUTION_BATCH {
+            self.flush();
+        }
+    }
+}
+
+/// Finds a task: own deque, then the rank's injector, then the other workers.
+fn find_task<N>(
+    index: usize,
+    shared: &Shared<N>,
+    local: &Worker<Task<N>>,
+    stats: &mut WorkerStats,
+) -> Option<Task<N>> {
+    if let Some(task) = local.pop() {
+        return Some(task);
+    }
+    loop {
+        let mut retry = false;
+        match shared.injector.steal_batch_and_pop(local) {
+            Steal::Success(task) => return Some(task),
+            Steal::Retry => retry = true,
+            Steal::Empty => {}
+        }
+        let n = shared.stealers.len();
+        for k in 1..n {
+            match shared.stealers[(index + k) % n].steal() {
+                Steal::Success(task) => {
+                    stats.local_steals += 1;
+                    return Some(task);
+                }
+                Steal::Retry => retry = true,
+                Steal::Empty => {}
+            }
+        }
+        if !retry {
+            return None;
+        }
+    }
+}
+
+fn worker_main<P: Problem>(
+    index: usize,
+    problem: &P,
+    mode: Mode,
+    shared: &Shared<P::Node>,
+    local: Worker<Task<P::Node>>,
+) -> WorkerStats {
+    let mut stats = WorkerStats::default();
+    let mut searcher = Searcher::new(problem, mode);
+    let mut reported = searcher.counters();
+    let mut idle_since = Some(Instant::now());
+    shared.idle.fetch_add(1, Ordering::SeqCst);
+    loop {
+        if shared.stop.load(Ordering::SeqCst) {
+            break;
+        }
+        let seen = shared.sleep.epoch();
+        let Some(task) = find_task(index, shared, &local, &mut stats) else {
+            shared.sleep.wait(seen);
+            continue;
+        };
+        shared.idle.fetch_sub(1, Ordering::SeqCst);
+        let started = Instant::now();
+        if let Some(since) = idle_since.take() {
+            stats.idle_s += started.duration_since(since).as_secs_f64();
+        }
+        // Keep working from the own deque without announcing idleness in
+        // between: only an empty-handed worker is hungry.
+        let mut next = Some(task);
+        while let Some(task) = next {
+            let mut ctx = WorkerContext {
+                shared,
+                local: &local,
+                buffer: Vec::new(),
+                stats: &mut stats,
+            };
+            searcher.run(&task, &mut ctx);
+            ctx.flush();
+            stats.tasks += 1;
+            let now = searcher.counters();
+            shared
+                .live_nodes
+                .fetch_add(now.nodes - reported.nodes, Ordering::Relaxed);
+            shared
+                .live_solutions
+                .fetch_add(now.solutions - reported.solutions, Ordering::Relaxed);
+            reported = now;
+            if shared.pending.fetch_sub(1, Ordering::SeqCst) == 1 {
+                let _ = shared.events.send(PoolEvent::Idle);
+            }
+            next = if shared.stop.load(Ordering::Relaxed) {
+                None
+            } else {
+                local.pop()
+            };
+        }
+        let now = Instant::now();
+        stats.busy_s += now.duration_since(started).as_secs_f64();
+        idle_since = Some(now);
+        shared.idle.fetch_add(1, Ordering::SeqCst);
+    }
+    if let Some(since) = idle_since {
+        stats.idle_s += since.elapsed().as_secs_f64();
+    }
+    let c = searcher.counters();
+    stats.nodes = c.nodes;
+    stats.solutions = c.solutions;
+    stats
+}

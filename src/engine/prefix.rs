@@ -1,0 +1,51 @@
+//! Prefixes: portable names for subtrees.
+
+use super::problem::Problem;
+use serde::{Deserialize, Serialize};
+
+/// A path of child indices from the root. Since children come in a fixed
+/// order, the same prefix names the same subtree on every rank.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Prefix(pub Vec<u32>);
+
+impl Prefix {
+    pub fn root() -> Self {
+        Prefix(Vec::new())
+    }
+
+    pub fn depth(&self) -> usize {
+        self.0.len()
+    }
+
+    /// The prefix of child `index` of the node this prefix names.
+    pub fn child(&self, index: u32) -> Prefix {
+        let mut path = Vec::with_capacity(self.0.len() + 1);
+        path.extend_from_slice(&self.0);
+        path.push(index);
+        Prefix(path)
+    }
+
+    /// This prefix extended by a path below it.
+    pub fn join(&self, below: &[u32]) -> Prefix {
+        let mut path = Vec::with_capacity(self.0.len() + below.len());
+        path.extend_from_slice(&self.0);
+        path.extend_from_slice(below);
+        Prefix(path)
+    }
+}
+
+/// Rebuilds the node a prefix names by replaying it from the root.
+///
+/// Returns `None` when the prefix does not name a node of this problem
+/// (an index past the children of some node): a sign of a corrupt message or
+/// of ranks disagreeing about the instance.
+pub fn replay<P: Problem>(problem: &P, prefix: &Prefix) -> Option<P::Node> {
+    let mut node = problem.root();
+    let mut buf = Vec::new();
+    for &index in &prefix.0 {
+        buf.clear();
+        problem.children(&node, &mut buf);
+        node = buf.swap_remove(usize::try_from(index).ok().filter(|&i| i < buf.len())?);
+    }
+    Some(node)
+}

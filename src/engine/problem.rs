@@ -1,0 +1,66 @@
+//! The one interface between a puzzle and the engine.
+
+/// A search problem: a tree of partial solutions with a fixed child order.
+///
+/// The engine walks the tree depth-first. Because [`Problem::children`] is
+/// deterministic, a path of child indices from the root (a [`Prefix`]) names
+/// the same subtree on every rank and in every run, which is how work crosses
+/// process boundaries.
+///
+/// [`Prefix`]: crate::engine::Prefix
+pub trait Problem: Send + Sync + 'static {
+    /// A partial solution. Cloned when work is split, so keep it small.
+    type Node: Clone + Send + 'static;
+
+    /// The problem's name on the command line (`queens`, `hitori`, ...).
+    fn name(&self) -> &'static str;
+
+    /// A short description of the instance (`14`, a file name, ...).
+    fn instance(&self) -> String;
+
+    /// The empty partial solution.
+    fn root(&self) -> Self::Node;
+
+    /// Appends the children of `node` to `out`, always in the same order.
+    /// `out` is empty on entry.
+    fn children(&self, node: &Self::Node, out: &mut Vec<Self::Node>);
+
+    /// How many solutions `node` stands for: 0 when it is not a solution,
+    /// usually 1, more when the problem folds symmetric solutions together
+    /// (only ever done in [`Mode::Count`](crate::engine::Mode::Count)).
+    fn solution_weight(&self, node: &Self::Node) -> u64;
+
+    /// Writes a solution node in the problem's text format (no trailing blank line).
+    fn render(&self, node: &Self::Node, out: &mut String);
+
+    /// Depth at which, in count mode, the engine stops expanding generically
+    /// and hands the whole subtree to [`Problem::count_subtree`]. `None`: the
+    /// generic search goes all the way down.
+    fn count_cutoff(&self) -> Option<usize> {
+        None
+    }
+
+    /// Counts the subtree under `node` (the node included) with a specialised
+    /// sequential search. Must agree with the generic search exactly: the same
+    /// weighted solutions and the same number of nodes visited.
+    fn count_subtree(&self, node: &Self::Node) -> SubtreeCount {
+        let mut total = SubtreeCount::default();
+        let mut stack = vec![node.clone()];
+        let mut buf = Vec::new();
+        while let Some(n) = stack.pop() {
+            total.nodes += 1;
+            total.solutions += self.solution_weight(&n);
+            buf.clear();
+            self.children(&n, &mut buf);
+            stack.append(&mut buf);
+        }
+        total
+    }
+}
+
+/// What [`Problem::count_subtree`] found.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct SubtreeCount {
+    pub solutions: u64,
+    pub nodes: u64,
+}

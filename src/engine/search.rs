@@ -1,0 +1,271 @@
+//! The depth-first walk of one task, shared by every coordination (sequential,
+//! threads, ranks). It keeps an explicit stack of levels; each level holds the
+//! children of the node above it and the index of the next one to visit, so
+//! the unexplored siblings at any level can be split off as new tasks.
+
+use super::mode::Mode;
+use super::prefix::Prefix;
+use super::problem::Problem;
+
+/// A unit of work: a subtree, named portably by its prefix and held locally as a node.
+#[derive(Debug, Clone)]
+pub struct Task<N> {
+    pub prefix: Prefix,
+    pub node: N,
+}
+
+/// What the walk needs from whoever runs it. Called once per visited node,
+/// so implementations must be cheap (a relaxed atomic load or two).
+pub trait Context<N> {
+    /// The search must stop now (answer known, or terminated).
+    fn stop(&self) -> bool;
+    /// Some thread, here or on another rank, is hungry.
+    fn wants_work(&self) -> bool;
+    /// Takes tasks split off the walk. They are no longer the walker's.
+    fn donate(&mut self, tasks: Vec<Task<N>>);
+    /// A solution was found (only in modes that keep solutions).
+    fn found(&mut self, text: &str);
+}
+
+/// Nodes visited and weighted solutions found.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct Counters {
+    pub nodes: u64,
+    pub solutions: u64,
+}
+
+/// Nodes to walk before asking again after a split found nothing to give.
+const SPLIT_BACKOFF: u32 = 1024;
+
+/// Counts and reports visited nodes.
+struct Visitor<'p, P: Problem> {
+    problem: &'p P,
+    keeps_solutions: bool,
+    cutoff: Option<usize>,
+    text: String,
+    counters: Counters,
+}
+
+impl<'p, P: Problem> Visitor<'p, P> {
+    fn new(problem: &'p P, mode: Mode) -> Self {
+        Visitor {
+            problem,
+            keeps_solutions: mode.keeps_solutions(),
+            cutoff: (mode == Mode::Count)
+                .then(|| problem.count_cutoff())
+                .flatten(),
+            text: String::new(),
+            counters: Counters::default(),
+        }
+    }
+
+    /// Visits one node at `depth`: counts it, reports it if it is a
+    /// solution. Returns whether its children still need to be walked.
+    #[inline]
+    fn visit<C: Context<P::Node>>(&mut self, node: &P::Node, depth: usize, ctx: &mut C) -> bool {
+        if self.cutoff.is_some_and(|c| depth >= c) {
+            let sub = self.problem.count_subtree(node);
+            self.counters.nodes += sub.nodes;
+            self.counters.solutions += sub.solutions;
+            return false;
+        }
+        self.counters.nodes += 1;
+        let weight = self.problem.solution_weight(node);
+        if weight > 0 {
+            self.counters.solutions += weight;
+            if self.keeps_solutions {
+                self.text.clear();
+                self.problem.render(node, &mut self.text);
+                ctx.found(&self.text);
+            }
+        }
+        true
+    }
+}
+
+/// Reusable state for walking tasks of one problem.
+pub struct Searcher<'p, P: Problem> {
+    visitor: Visitor<'p, P>,
+    /// `levels[l]`: the children of the node chosen at level `l - 1`
+    /// (of the task's node for `l = 0`).
+    levels: Vec<Vec<P::Node>>,
+    /// `next[l]`: index in `levels[l]` of the next child to visit.
+    next: Vec<usize>,
+    /// `path[l]`: index of the child being walked at level `l`.
+    path: Vec<u32>,
+}
+
+impl<'p, P: Problem> Searcher<'p, P> {
+    pub fn new(problem: &'p P, mode: Mode) -> Self {
+        Searcher {
+            visitor: Visitor::new(problem, mode),
+            levels: Vec::new(),
+            next: Vec::new(),
+            path: Vec::new(),
+        }
+    }
+
+    /// Nodes and solutions counted so far, over every task run.
+    pub fn counters(&self) -> Counters {
+        self.visitor.counters
+    }
+
+    /// Makes sure level `l` exists.
+    #[inline]
+    fn ensure_level(&mut self, l: usize) {
+        while self.levels.len() <= l {
+            self.levels.push(Vec::new());
+            self.next.push(0);
+            self.path.push(0);
+        }
+    }
+
+    /// Walks the subtree of `task` to the end, or until `ctx.stop()`.
+    pub fn run<C: Context<P::Node>>(&mut self, task: &Task<P::Node>, ctx: &mut C) {
+        let depth0 = task.prefix.depth();
+        if ctx.stop() || !self.visitor.visit(&task.node, depth0, ctx) {
+            return;
+        }
+        self.ensure_level(0);
+        self.levels[0].clear();
+        self.visitor
+            .problem
+            .children(&task.node, &mut self.levels[0]);
+        self.next[0] = 0;
+        let mut active = 1;
+        let mut backoff = 0u32;
+        while active > 0 {
+            let l = active - 1;
+            if self.next[l] == self.levels[l].len() {
+                active -= 1;
+                continue;
+            }
+            if ctx.stop() {
+                return;
+            }
+            if backoff > 0 {
+                backoff -= 1;
+            } else if ctx.wants_work() && !self.split(&task.prefix, active, ctx) {
+                backoff = SPLIT_BACKOFF;
+            }
+            let i = self.next[l];
+            if i == self.levels[l].len() {
+                continue; // the split took the rest of this level
+            }
+            self.next[l] = i + 1;
+            self.path[l] = i as u32;
+            self.ensure_level(l + 1);
+            let (upper, lower) = self.levels.split_at_mut(l + 1);
+            let node = &upper[l][i];
+            if self.visitor.visit(node, depth0 + l + 1, ctx) {
+                lower[0].clear();
+                self.visitor.problem.children(node, &mut lower[0]);
+                self.next[l + 1] = 0;
+                active += 1;
+            }
+        }
+    }
+
+    /// Splits off the unexplored siblings at the shallowest level that has
+    /// any (the biggest subtrees) and hands them to `ctx`. Returns false when
+    /// there was nothing to give.
+    fn split<C: Context<P::Node>>(&mut self, base: &Prefix, active: usize, ctx: &mut C) -> bool {
+        let Some(l) = (0..active).find(|&l| self.next[l] < self.levels[l].len()) else {
+            return false;
+        };
+        let above = base.join(&self.path[..l]);
+        let from = self.next[l];
+        let tasks: Vec<Task<P::Node>> = self.levels[l][from..]
+            .iter()
+            .enumerate()
+            .map(|(k, node)| Task {
+                prefix: above.child((from + k) as u32),
+                node: node.clone(),
+            })
+            .collect();
+        self.next[l] = self.levels[l].len();
+        ctx.donate(tasks);
+        true
+    }
+}
+
+/// A context for a plain sequential search: nobody else wants work; stops
+/// after `limit` solutions when the mode has one; collects solution texts.
+pub struct Sequential {
+    limit: Option<u64>,
+    pub found: Vec<String>,
+}
+
+impl<N> Context<N> for Sequential {
+    fn stop(&self) -> bool {
+        self.limit.is_some_and(|l| self.found.len() as u64 >= l)
+    }
+    fn wants_work(&self) -> bool {
+        false
+    }
+    fn donate(&mut self, _tasks: Vec<Task<N>>) {
+        unreachable!("a sequential search never asks for work")
+    }
+    fn found(&mut self, text: &str) {
+        self.found.push(text.to_owned());
+    }
+}
+
+/// Runs the whole search on the calling thread. The reference against which
+/// every parallel configuration is checked.
+pub fn sequential<P: Problem>(problem: &P, mode: Mode) -> (Counters, Vec<String>) {
+    let mut searcher = Searcher::new(problem, mode);
+    let mut ctx = Sequential {
+        limit: mode.stop_after(),
+        found: Vec::new(),
+    };
+    let root = Task {
+        prefix: Prefix::root(),
+        node: problem.root(),
+    };
+    searcher.run(&root, &mut ctx);
+    (searcher.counters(), ctx.found)
+}
+
+/// Expands the root breadth-first until the frontier holds at least
+/// `target` subtrees or cannot grow (only leaves left, or the count cut-off
+/// reached). Returns the frontier in child order, what visiting the expanded
+/// nodes counted, and the texts of solutions among them (in modes that keep
+/// solutions).
+pub fn expand<P: Problem>(
+    problem: &P,
+    mode: Mode,
+    target: usize,
+) -> (Vec<Task<P::Node>>, Counters, Vec<String>) {
+    let mut visitor = Visitor::new(problem, mode);
+    let mut ctx = Sequential {
+        limit: None,
+        found: Vec::new(),
+    };
+    let mut frontier = vec![Task {
+        prefix: Prefix::root(),
+        node: problem.root(),
+    }];
+    let mut depth = 0;
+    let mut buf = Vec::new();
+    while frontier.len() < target && visitor.cutoff.is_none_or(|c| depth < c) {
+        let mut next = Vec::new();
+        for task in &frontier {
+            if !visitor.visit(&task.node, depth, &mut ctx) {
+                continue;
+            }
+            buf.clear();
+            problem.children(&task.node, &mut buf);
+            next.extend(buf.drain(..).enumerate().map(|(i, node)| Task {
+                prefix: task.prefix.child(i as u32),
+                node,
+            }));
+        }
+        frontier = next;
+        depth += 1;
+        if frontier.is_empty() {
+            break;
+        }
+    }
+    (frontier, visitor.counters, ctx.found)
+}

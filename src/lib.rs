@@ -1,0 +1,11 @@
+//! hysolve: a hybrid MPI + threads solver for exhaustive combinatorial search.
+//!
+//! - [`engine`]: problem-agnostic search (sequential walk, per-rank work-stealing pool);
+//! - [`cluster`]: ranks in an extended star (the only MPI code);
+//! - [`problems`]: the puzzles;
+//! - [`cli`]: the command line.
+
+pub mod cli;
+pub mod cluster;
+pub mod engine;
+pub mod problems;
