@@ -337,6 +337,9 @@ fn print_outcome(
             writeln!(out, "{text}").map_err(io)?;
         }
     }
+    if outcome.mode == Mode::All && g.out.is_none() && outcome.written > 0 {
+        writeln!(out).map_err(io)?; // a blank line after the last solution
+    }
     if !g.quiet || !g.json {
         writeln!(out, "{}", report::summary(name, instance, outcome)).map_err(io)?;
     }

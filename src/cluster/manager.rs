@@ -204,17 +204,16 @@ impl<P: Problem, T: Transport> Manager<'_, P, T> {
         }
     }
 
-    /// The pool has finished everything it was given: answer a pending
-    /// donation request with nothing, then ask for work.
+    /// The pool has finished everything it was given: ask for work. The
+    /// ask also answers a donation request still open (nothing to give).
     fn go_idle(&mut self) {
         if self.owes_donation {
             self.owes_donation = false;
-            // Taken up by no worker: a worker that took it sent its
+            // No worker took the request up: one that did sent its
             // `Donated` before the pool could go idle, and we handled that.
             if let Some(pool) = &self.pool {
                 pool.withdraw_donation_request();
             }
-            self.send(0, Message::Donation { prefixes: vec![] });
         }
         self.busy = false;
         self.report.asks += 1;
@@ -395,8 +394,7 @@ impl<P: Problem, T: Transport> Manager<'_, P, T> {
         }
         let Some(pool) = &self.pool else { return };
         if !self.busy {
-            // Already idle: our `AskForWork` is on its way behind this answer.
-            self.send(0, Message::Donation { prefixes: vec![] });
+            // Already idle: our `AskForWork`, on its way, is the answer.
             return;
         }
         let (taken, now_idle) = pool.request_donation();

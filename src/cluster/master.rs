@@ -15,7 +15,8 @@ pub type Outbox = Vec<(usize, Message)>;
 struct RankState {
     /// Sent `AskForWork` and has not been served since.
     waiting: bool,
-    /// Owes the master a `Donation`.
+    /// Was asked to donate and has answered neither with a `Donation` nor
+    /// with an `AskForWork` (which says it has nothing left to give).
     owes_donation: bool,
     /// Running totals from its last `AskForWork`.
     nodes: u64,
@@ -99,10 +100,11 @@ impl Master {
     }
 
     pub fn on_ask(&mut self, from: usize, nodes: u64, solutions: u64, out: &mut Outbox) {
-        // A rank may ask while it owes a donation: it went idle as the
-        // request crossed its `AskForWork`, and its empty answer follows.
+        // An `AskForWork` also answers a donation request: the rank has
+        // nothing left, and any donation it made arrived before this.
         let r = &mut self.ranks[from];
         r.waiting = true;
+        r.owes_donation = false;
         r.nodes = nodes;
         r.solutions = solutions;
         self.serve(out);
@@ -190,8 +192,8 @@ impl Master {
                 self.cursor = (rank + 1) % n;
             }
         }
-        if waiting == n && owed == 0 {
-            // Pool empty, every rank idle, no donation in flight: done.
+        if waiting == n {
+            // Pool empty and every rank idle: done (see README.md).
             self.terminate(out);
         }
     }
@@ -229,8 +231,7 @@ mod test {
         assert_eq!(kinds(&out), vec![(1, "donate")]);
         assert!(!m.terminated());
         out.clear();
-        m.on_donation(1, vec![], &mut out);
-        assert!(out.is_empty());
+        // Rank 1 runs dry: its ask answers the request.
         m.on_ask(1, 0, 0, &mut out);
         assert!(m.terminated());
         assert_eq!(kinds(&out), vec![(0, "terminate"), (1, "terminate")]);
@@ -258,7 +259,7 @@ mod test {
     }
 
     #[test]
-    fn no_termination_while_a_donation_is_owed() {
+    fn no_termination_while_donated_work_runs() {
         let mut m = Master::new(2, vec![], None);
         let mut out = Outbox::new();
         m.on_ask(1, 0, 0, &mut out); // rank 0 busy, asked to donate
@@ -268,10 +269,25 @@ mod test {
         m.on_donation(0, vec![p(1)], &mut out);
         assert_eq!(kinds(&out), vec![(1, "work")]);
         out.clear();
-        m.on_donation(0, vec![], &mut out); // (an extra empty answer is harmless)
         m.on_ask(0, 0, 0, &mut out);
         assert!(!m.terminated(), "rank 1 still works on the donated prefix");
         assert_eq!(kinds(&out), vec![(1, "donate")]);
+        out.clear();
+        m.on_ask(1, 0, 0, &mut out);
+        assert!(m.terminated());
+    }
+
+    #[test]
+    fn a_busy_rank_is_asked_once() {
+        let mut m = Master::new(3, vec![], None);
+        let mut out = Outbox::new();
+        m.on_ask(0, 0, 0, &mut out);
+        assert_eq!(kinds(&out), vec![(1, "donate")]);
+        out.clear();
+        m.on_ask(2, 0, 0, &mut out);
+        assert!(out.is_empty(), "rank 1 already owes a donation: {out:?}");
+        m.on_ask(1, 0, 0, &mut out);
+        assert!(m.terminated());
     }
 
     #[test]

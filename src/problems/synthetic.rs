@@ -6,7 +6,7 @@
 //! `min_depth`) has 2 to 5 children and splits b among them with heavily
 //! skewed pseudo-random weights, so subtree sizes are very uneven. A node
 //! with budget 1 at or below `min_depth` is a solution leaf. A child that got
-//! budget 0 roots a *dead* subtree: random branching (0 to 3 children) down
+//! budget 0 roots a *dead* subtree: random branching (0 to 4 children) down
 //! to `dead_depth` levels, no solution in it. The number of solutions is
 //! therefore exactly `leaves`, whatever the seed: an answer known without
 //! running any search.
@@ -30,8 +30,8 @@ pub struct Synthetic {
     pub work: u32,
 }
 
-/// The largest `dead_depth` accepted: dead subtrees grow like 1.5^depth.
-pub const MAX_DEAD_DEPTH: u32 = 40;
+/// The largest `dead_depth` accepted: dead subtrees grow like 2^depth.
+pub const MAX_DEAD_DEPTH: u32 = 30;
 /// The largest `min_depth` accepted.
 pub const MAX_MIN_DEPTH: u32 = 64;
 
@@ -142,7 +142,13 @@ impl Problem for Synthetic {
             if node.depth - node.dead_from >= self.dead_depth {
                 return;
             }
-            for i in 0..(h % 4) as usize {
+            // Never die out in the first two levels, then 0 to 4 children.
+            let k = if node.depth - node.dead_from < 2 {
+                2 + h % 3
+            } else {
+                h % 5
+            };
+            for i in 0..k as usize {
                 out.push(SynNode {
                     key: self.child_key(node.key, i),
                     budget: 0,
@@ -211,7 +217,11 @@ mod test {
         let t = tree(1, 5000);
         let mut kids = Vec::new();
         t.children(&t.root(), &mut kids);
-        let sizes: Vec<u64> = kids.iter().map(|k| t.count_subtree(k).nodes).collect();
+        let mut grandkids = Vec::new();
+        for k in &kids {
+            t.children(k, &mut grandkids);
+        }
+        let sizes: Vec<u64> = grandkids.iter().map(|k| t.count_subtree(k).nodes).collect();
         let (min, max) = (sizes.iter().min().unwrap(), sizes.iter().max().unwrap());
         assert!(*max > 10 * (*min).max(1), "{sizes:?}");
     }

@@ -1,0 +1,147 @@
+//! The command-line contract: output, --json, --out, and one-line errors.
+
+mod common;
+
+use common::{hysolve, json_of, read_solutions};
+use hysolve::problems::queens;
+
+fn assert_one_line_error(args: &[&str], needle: &str) {
+    let out = hysolve(args);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "{args:?} should fail");
+    assert!(!stderr.contains("panicked"), "{args:?} panicked: {stderr}");
+    assert_eq!(
+        stderr.trim_end().lines().count(),
+        1,
+        "{args:?}: not one line: {stderr}"
+    );
+    assert!(
+        stderr.contains(needle),
+        "{args:?}: {stderr} lacks '{needle}'"
+    );
+}
+
+#[test]
+fn bad_input_is_one_line_and_nonzero() {
+    assert_one_line_error(&["queens", "0"], "between 1 and 32");
+    assert_one_line_error(&["queens", "40"], "between 1 and 32");
+    assert_one_line_error(&["queens", "abc"], "invalid value 'abc'");
+    assert_one_line_error(&["queens", "-3"], "unexpected argument");
+    assert_one_line_error(&["queens"], "required");
+    assert_one_line_error(&["sudoku", "9"], "unrecognized subcommand 'sudoku'");
+    assert_one_line_error(
+        &["--frobnicate", "queens", "8"],
+        "unexpected argument '--frobnicate'",
+    );
+    assert_one_line_error(
+        &["--mode", "fastest", "queens", "8"],
+        "unknown mode 'fastest'",
+    );
+    assert_one_line_error(&["--threads", "0", "queens", "8"], "--threads");
+    assert_one_line_error(&["synthetic", "--dead-depth", "99"], "dead-depth");
+    assert_one_line_error(
+        &[
+            "--mode",
+            "all",
+            "--out",
+            "/nonexistent-dir/x.txt",
+            "queens",
+            "6",
+        ],
+        "/nonexistent-dir/x.txt",
+    );
+}
+
+#[test]
+fn json_is_the_last_line_with_the_contract_fields() {
+    let out = hysolve(&["--threads", "2", "queens", "10", "--json"]);
+    let v = json_of(&out);
+    assert_eq!(v["problem"], "queens");
+    assert_eq!(v["instance"], "10");
+    assert_eq!(v["mode"], "count");
+    assert_eq!(v["solutions"], 724);
+    assert_eq!(v["ranks"], 1);
+    assert_eq!(v["threads"], 2);
+    assert!(v["wall_s"].as_f64().unwrap() >= 0.0);
+    assert!(v["nodes"].as_u64().unwrap() > 724);
+    assert_eq!(v["rank_stats"].as_array().unwrap().len(), 1);
+}
+
+#[test]
+fn all_mode_writes_every_board_to_out() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("boards.txt");
+    std::fs::write(&path, "an older file that a failed run must not destroy\n").unwrap();
+    let p = path.to_str().unwrap();
+    let out = hysolve(&[
+        "--mode",
+        "all",
+        "--out",
+        p,
+        "--threads",
+        "2",
+        "queens",
+        "8",
+        "--json",
+    ]);
+    let v = json_of(&out);
+    assert_eq!(v["solutions"], 92);
+    assert_eq!(v["written"], 92);
+    let boards = read_solutions(&path);
+    assert_eq!(boards.len(), 92);
+    let distinct: std::collections::HashSet<_> = boards.iter().collect();
+    assert_eq!(distinct.len(), 92);
+    for b in &boards {
+        queens::verify(8, b).unwrap();
+    }
+    assert!(!dir.path().join("boards.txt.partial").exists());
+}
+
+#[test]
+fn all_mode_without_out_prints_boards_then_summary() {
+    let out = hysolve(&["--mode", "all", "queens", "4"]);
+    assert!(out.status.success());
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    let (boards, summary) = stdout.rsplit_once("\n\n").unwrap();
+    assert!(summary.contains("2 solutions"), "{stdout}");
+    let boards: Vec<&str> = boards.split("\n\n").collect();
+    assert_eq!(boards.len(), 2);
+    for b in boards {
+        queens::verify(4, b).unwrap();
+    }
+}
+
+#[test]
+fn first_and_unique_modes() {
+    let out = hysolve(&["--mode", "first", "queens", "12", "--json"]);
+    let v = json_of(&out);
+    assert_eq!(v["solutions"], 1);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let board: String = stdout.lines().take(12).collect::<Vec<_>>().join("\n");
+    queens::verify(12, &board).unwrap();
+
+    let v = json_of(&hysolve(&["--mode", "unique", "queens", "3", "--json"]));
+    assert_eq!(
+        (v["solutions"].as_u64(), v["answer"].as_str()),
+        (Some(0), Some("none"))
+    );
+    let v = json_of(&hysolve(&["--mode", "unique", "queens", "1", "--json"]));
+    assert_eq!(
+        (v["solutions"].as_u64(), v["answer"].as_str()),
+        (Some(1), Some("unique"))
+    );
+    let v = json_of(&hysolve(&["--mode", "unique", "queens", "6", "--json"]));
+    assert_eq!(
+        (v["solutions"].as_u64(), v["answer"].as_str()),
+        (Some(2), Some("multiple"))
+    );
+}
+
+#[test]
+fn stats_go_to_stderr() {
+    let out = hysolve(&["--threads", "2", "--stats", "queens", "11"]);
+    assert!(out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("rank worker"), "{stderr}");
+    assert!(stderr.contains("mgr_cpu"), "{stderr}");
+}

@@ -1,0 +1,96 @@
+//! Helpers for tests that run the hysolve binary, alone or under mpirun.
+
+#![allow(dead_code)]
+
+use std::path::Path;
+use std::process::{Command, Output, Stdio};
+use std::time::Duration;
+use wait_timeout::ChildExt;
+
+pub const BIN: &str = env!("CARGO_BIN_EXE_hysolve");
+
+/// OEIS A000170: solutions of the n-queens problem, n = 1..=17.
+pub const A000170: [u64; 17] = [
+    1, 0, 0, 2, 10, 4, 40, 92, 352, 724, 2680, 14200, 73712, 365596, 2279184, 14772512, 95815104,
+];
+
+/// The configurations every count is checked in: (ranks, threads per rank).
+pub const CONFIGS: [(usize, usize); 6] = [(1, 1), (1, 2), (2, 1), (2, 2), (3, 2), (4, 1)];
+
+/// Runs a command with a time limit; a run past it is killed and fails the test.
+pub fn run_with_timeout(mut cmd: Command, limit: Duration) -> Output {
+    cmd.stdout(Stdio::piped()).stderr(Stdio::piped());
+    let mut child = cmd.spawn().expect("spawning the command");
+    // Drain the pipes on threads so a chatty child cannot block on a full pipe.
+    let mut out = child.stdout.take().unwrap();
+    let mut err = child.stderr.take().unwrap();
+    let t_out = std::thread::spawn(move || {
+        let mut v = Vec::new();
+        std::io::Read::read_to_end(&mut out, &mut v).ok();
+        v
+    });
+    let t_err = std::thread::spawn(move || {
+        let mut v = Vec::new();
+        std::io::Read::read_to_end(&mut err, &mut v).ok();
+        v
+    });
+    let status = match child.wait_timeout(limit).expect("waiting for the command") {
+        Some(status) => status,
+        None => {
+            child.kill().ok();
+            child.wait().ok();
+            panic!("command timed out after {limit:?}: {cmd:?}");
+        }
+    };
+    Output {
+        status,
+        stdout: t_out.join().unwrap(),
+        stderr: t_err.join().unwrap(),
+    }
+}
+
+/// `hysolve ARGS` as one plain process.
+pub fn hysolve(args: &[&str]) -> Output {
+    let mut cmd = Command::new(BIN);
+    cmd.args(args).env_remove("RUST_LOG");
+    run_with_timeout(cmd, Duration::from_secs(120))
+}
+
+/// `mpirun -np RANKS hysolve --threads THREADS ARGS`.
+pub fn mpirun(ranks: usize, threads: usize, args: &[&str]) -> Output {
+    let mut cmd = Command::new("mpirun");
+    cmd.args(["--oversubscribe", "-np", &ranks.to_string()])
+        .arg(BIN)
+        .args(["--threads", &threads.to_string()])
+        .args(args)
+        .env("OMPI_ALLOW_RUN_AS_ROOT", "1")
+        .env("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1")
+        // Loopback only: CI machines have no cluster network.
+        .env("OMPI_MCA_btl", "self,vader,tcp")
+        .env("OMPI_MCA_btl_tcp_if_include", "lo")
+        .env("OMPI_MCA_oob_tcp_if_include", "lo")
+        .env_remove("RUST_LOG");
+    run_with_timeout(cmd, Duration::from_secs(180))
+}
+
+/// The JSON object on the last line of stdout of a successful run.
+pub fn json_of(out: &Output) -> serde_json::Value {
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "run failed ({:?}):\nstdout: {stdout}\nstderr: {}",
+        out.status,
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let last = stdout.lines().last().unwrap_or_default();
+    serde_json::from_str(last).unwrap_or_else(|e| panic!("last line is not JSON ({e}): {last}"))
+}
+
+/// Solutions in a solutions file: blocks separated by blank lines.
+pub fn read_solutions(path: &Path) -> Vec<String> {
+    let text = std::fs::read_to_string(path).expect("reading the solutions file");
+    text.split("\n\n")
+        .map(|b| b.trim_matches('\n').to_string())
+        .filter(|b| !b.is_empty())
+        .collect()
+}

@@ -1,0 +1,217 @@
+//! The engine and the protocol with ranks as threads joined by channels:
+//! the same managers, master and pool as over MPI, many configurations.
+
+mod common;
+
+use common::{A000170, CONFIGS};
+use hysolve::cluster::{Outcome, RunConfig, run_threaded};
+use hysolve::engine::{Mode, Problem, sequential};
+use hysolve::problems::queens::{self, Queens};
+use hysolve::problems::synthetic::Synthetic;
+use std::collections::HashSet;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+fn config(mode: Mode, threads: usize, prefixes_per_worker: usize) -> RunConfig {
+    RunConfig {
+        mode,
+        threads,
+        prefixes_per_worker,
+        started: Instant::now(),
+        progress: false,
+    }
+}
+
+fn run<P: Problem>(
+    p: P,
+    mode: Mode,
+    ranks: usize,
+    threads: usize,
+    ppw: usize,
+) -> (Outcome, Vec<u8>) {
+    let mut sink = Vec::new();
+    let outcome = run_threaded(Arc::new(p), &config(mode, threads, ppw), ranks, &mut sink).unwrap();
+    (outcome, sink)
+}
+
+fn tree(seed: u64, leaves: u64) -> Synthetic {
+    Synthetic {
+        seed,
+        leaves,
+        min_depth: 3,
+        dead_depth: 7,
+        needle: false,
+        work: 0,
+    }
+}
+
+#[test]
+fn queens_counts_in_every_configuration() {
+    for n in 1..=12u32 {
+        for (ranks, threads) in CONFIGS {
+            let (o, _) = run(
+                Queens::new(n, true).unwrap(),
+                Mode::Count,
+                ranks,
+                threads,
+                4,
+            );
+            assert_eq!(
+                o.solutions,
+                A000170[n as usize - 1],
+                "n={n} {ranks}x{threads}"
+            );
+        }
+    }
+}
+
+/// Identical counts and identical node counts (no subtree lost or walked
+/// twice) for many irregular trees, with few initial prefixes so that
+/// donation between ranks and threads does the balancing.
+#[test]
+fn synthetic_counts_and_nodes_identical_everywhere() {
+    for seed in 0..24u64 {
+        let t = tree(seed, 50 + seed * 397);
+        let (seq, _) = sequential(&t, Mode::Count);
+        assert_eq!(seq.solutions, t.leaves);
+        for (ranks, threads) in CONFIGS {
+            for ppw in [1, 8] {
+                let (o, _) = run(t.clone(), Mode::Count, ranks, threads, ppw);
+                assert_eq!(
+                    o.solutions, t.leaves,
+                    "seed {seed} {ranks}x{threads} ppw {ppw}"
+                );
+                assert_eq!(
+                    o.nodes, seq.nodes,
+                    "seed {seed} {ranks}x{threads} ppw {ppw}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn work_is_donated_between_ranks() {
+    let t = Synthetic {
+        work: 20,
+        ..tree(7, 40_000)
+    };
+    let (o, _) = run(t, Mode::Count, 3, 2, 1);
+    assert_eq!(o.solutions, 40_000);
+    assert!(o.master.donation_requests > 0, "{:?}", o.master);
+    assert!(o.master.prefixes_returned > 0, "{:?}", o.master);
+    let donated: u64 = o.reports.iter().map(|r| r.prefixes_donated).sum();
+    assert_eq!(donated, o.master.prefixes_returned);
+    let received: u64 = o.reports.iter().map(|r| r.prefixes_received).sum();
+    assert_eq!(received, o.master.prefixes_dealt);
+    assert!(
+        received > o.master.initial_prefixes,
+        "donated prefixes were dealt again"
+    );
+}
+
+#[test]
+fn all_mode_streams_each_solution_once() {
+    for seed in [3u64, 11, 19] {
+        let t = tree(seed, 700);
+        let (_, expected) = sequential(&t, Mode::All);
+        let expected: HashSet<String> = expected.into_iter().collect();
+        assert_eq!(expected.len(), 700);
+        for (ranks, threads) in CONFIGS {
+            let (o, sink) = run(t.clone(), Mode::All, ranks, threads, 2);
+            let text = String::from_utf8(sink).unwrap();
+            let got: Vec<&str> = text
+                .split("\n\n")
+                .map(|s| s.trim_end_matches('\n'))
+                .collect();
+            let set: HashSet<String> = got.iter().map(|s| s.to_string()).collect();
+            assert_eq!(got.len(), 700, "duplicates or losses, {ranks}x{threads}");
+            assert_eq!(set, expected, "{ranks}x{threads}");
+            assert_eq!(o.written, 700);
+            assert_eq!(o.solutions, 700);
+        }
+    }
+}
+
+#[test]
+fn queens_boards_verify() {
+    let (o, sink) = run(Queens::new(7, false).unwrap(), Mode::All, 2, 2, 4);
+    let text = String::from_utf8(sink).unwrap();
+    let boards: Vec<&str> = text.split("\n\n").collect();
+    assert_eq!(boards.len(), 40);
+    assert_eq!(o.solutions, 40);
+    for b in boards {
+        queens::verify(7, b.trim_end()).unwrap();
+    }
+}
+
+/// A solution behind every other leaf: `first` still ends, finds it, and
+/// stops every rank.
+#[test]
+fn first_mode_finds_the_last_leaf_and_stops() {
+    let t = Synthetic {
+        needle: true,
+        min_depth: 10,
+        dead_depth: 9,
+        ..tree(5, 1)
+    };
+    let (_, found) = sequential(&t, Mode::All);
+    for (ranks, threads) in CONFIGS {
+        let started = Instant::now();
+        let (o, _) = run(t.clone(), Mode::First, ranks, threads, 2);
+        assert_eq!(o.solutions, 1, "{ranks}x{threads}");
+        assert_eq!(o.found, found);
+        assert!(started.elapsed() < Duration::from_secs(30));
+    }
+}
+
+/// Many solutions: `first` stops early, far short of walking the tree.
+#[test]
+fn first_mode_stops_early() {
+    let t = Synthetic {
+        work: 50,
+        ..tree(9, 1_000_000)
+    };
+    for (ranks, threads) in CONFIGS {
+        let (o, _) = run(t.clone(), Mode::First, ranks, threads, 4);
+        assert_eq!(o.solutions, 1);
+        assert_eq!(o.found.len(), 1);
+        assert!(
+            o.nodes < 500_000,
+            "{ranks}x{threads}: walked {} nodes",
+            o.nodes
+        );
+    }
+}
+
+#[test]
+fn no_solution_exhausts_the_tree() {
+    let t = Synthetic {
+        dead_depth: 12,
+        ..tree(2, 0)
+    };
+    let (seq, _) = sequential(&t, Mode::Count);
+    assert!(seq.nodes > 1000);
+    for mode in [Mode::First, Mode::Unique] {
+        for (ranks, threads) in CONFIGS {
+            let (o, _) = run(t.clone(), mode, ranks, threads, 2);
+            assert_eq!(o.solutions, 0);
+            assert!(o.found.is_empty());
+            assert_eq!(
+                o.nodes, seq.nodes,
+                "{mode} {ranks}x{threads}: the whole tree is walked"
+            );
+        }
+    }
+}
+
+#[test]
+fn unique_mode_tells_one_from_two() {
+    for (leaves, expect) in [(1u64, 1u64), (2, 2), (500, 2)] {
+        for (ranks, threads) in CONFIGS {
+            let (o, _) = run(tree(4, leaves), Mode::Unique, ranks, threads, 2);
+            assert_eq!(o.solutions, expect, "leaves {leaves} {ranks}x{threads}");
+            assert_eq!(o.found.len() as u64, expect);
+        }
+    }
+}

@@ -1,0 +1,166 @@
+//! Real multi-process runs under mpirun: every configuration, every count.
+
+mod common;
+
+use common::{A000170, CONFIGS, json_of, mpirun, read_solutions};
+use std::collections::HashSet;
+use std::time::{Duration, Instant};
+
+#[test]
+fn queens_1_to_16_match_oeis_in_every_configuration() {
+    for (ranks, threads) in CONFIGS {
+        for n in 1..=16usize {
+            let v = json_of(&mpirun(
+                ranks,
+                threads,
+                &["queens", &n.to_string(), "--json", "--quiet"],
+            ));
+            assert_eq!(v["solutions"], A000170[n - 1], "n={n} {ranks}x{threads}");
+            assert_eq!(v["ranks"], ranks);
+            assert_eq!(v["threads"], threads);
+        }
+    }
+}
+
+#[test]
+fn work_crosses_ranks_beyond_the_initial_deal() {
+    let v = json_of(&mpirun(
+        3,
+        2,
+        &[
+            "synthetic",
+            "--seed",
+            "7",
+            "--leaves",
+            "60000",
+            "--work",
+            "40",
+            "--prefixes-per-worker",
+            "1",
+            "--json",
+            "--stats",
+        ],
+    ));
+    assert_eq!(v["solutions"], 60000);
+    let returned = v["master"]["prefixes_returned"].as_u64().unwrap();
+    assert!(returned > 0, "no donation between ranks: {}", v["master"]);
+    let donated: u64 = v["rank_stats"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["prefixes_donated"].as_u64().unwrap())
+        .sum();
+    assert_eq!(donated, returned);
+}
+
+#[test]
+fn synthetic_counts_identical_over_mpi() {
+    for seed in [1u64, 2, 3] {
+        let leaves = (seed * 12_345).to_string();
+        let s = seed.to_string();
+        let args = [
+            "synthetic",
+            "--seed",
+            &s,
+            "--leaves",
+            &leaves,
+            "--prefixes-per-worker",
+            "2",
+            "--json",
+            "--quiet",
+        ];
+        let mut nodes = HashSet::new();
+        for (ranks, threads) in CONFIGS {
+            let v = json_of(&mpirun(ranks, threads, &args));
+            assert_eq!(
+                v["solutions"].as_u64().unwrap(),
+                seed * 12_345,
+                "{ranks}x{threads}"
+            );
+            nodes.insert(v["nodes"].as_u64().unwrap());
+        }
+        assert_eq!(
+            nodes.len(),
+            1,
+            "node counts differ between configurations: {nodes:?}"
+        );
+    }
+}
+
+#[test]
+fn first_mode_terminates_every_rank_promptly() {
+    // The only solution is the last leaf in child order.
+    let started = Instant::now();
+    let v = json_of(&mpirun(
+        3,
+        2,
+        &[
+            "--mode",
+            "first",
+            "synthetic",
+            "--seed",
+            "5",
+            "--leaves",
+            "1",
+            "--needle",
+            "--min-depth",
+            "12",
+            "--dead-depth",
+            "12",
+            "--json",
+        ],
+    ));
+    assert_eq!(v["solutions"], 1);
+    assert!(started.elapsed() < Duration::from_secs(60));
+    // Plenty of solutions: found and stopped long before the tree is walked.
+    let v = json_of(&mpirun(
+        4,
+        1,
+        &[
+            "--mode",
+            "first",
+            "synthetic",
+            "--seed",
+            "3",
+            "--leaves",
+            "100000000",
+            "--work",
+            "20",
+            "--json",
+        ],
+    ));
+    assert_eq!(v["solutions"], 1);
+    assert!(v["nodes"].as_u64().unwrap() < 10_000_000);
+}
+
+#[test]
+fn all_mode_over_ranks_writes_the_same_solutions() {
+    let dir = tempfile::tempdir().unwrap();
+    let one = dir.path().join("one.txt");
+    let many = dir.path().join("many.txt");
+    for (path, ranks, threads) in [(&one, 1, 1), (&many, 3, 2)] {
+        let v = json_of(&mpirun(
+            ranks,
+            threads,
+            &[
+                "--mode",
+                "all",
+                "--out",
+                path.to_str().unwrap(),
+                "queens",
+                "9",
+                "--json",
+            ],
+        ));
+        assert_eq!(v["solutions"], 352);
+        assert_eq!(v["written"], 352);
+    }
+    let a: Vec<String> = read_solutions(&one);
+    let b: Vec<String> = read_solutions(&many);
+    assert_eq!(a.len(), 352);
+    assert_eq!(b.len(), 352);
+    assert_eq!(
+        a.iter().collect::<HashSet<_>>(),
+        b.iter().collect::<HashSet<_>>()
+    );
+}
