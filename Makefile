@@ -1,0 +1,55 @@
+# hysolve: `make run` and `make test` set up everything they need on a fresh
+# Debian/Ubuntu machine (OpenMPI and libclang through apt-get, with sudo when
+# not root), build, then run the main job / every test.
+
+SHELL := /bin/bash
+CARGO ?= cargo
+BIN := target/release/hysolve
+NPROC := $(shell nproc 2>/dev/null || echo 2)
+RANKS ?= 2
+THREADS ?= $(shell echo $$(( $(NPROC) / $(RANKS) > 0 ? $(NPROC) / $(RANKS) : 1 )))
+# mpirun refuses root unless told; harmless otherwise.
+export OMPI_ALLOW_RUN_AS_ROOT := 1
+export OMPI_ALLOW_RUN_AS_ROOT_CONFIRM := 1
+MPIRUN := mpirun --oversubscribe
+
+.PHONY: all deps build run test lint bench clean
+
+all: build
+
+# Installs OpenMPI (headers, mpicc, mpirun) and libclang (for the mpi crate's
+# bindings) when missing.
+deps:
+	@missing=""; \
+	command -v mpicc >/dev/null 2>&1 || missing="$$missing libopenmpi-dev"; \
+	command -v mpirun >/dev/null 2>&1 || missing="$$missing openmpi-bin"; \
+	ls /usr/lib/llvm-*/lib/libclang*.so* >/dev/null 2>&1 || ldconfig -p 2>/dev/null | grep -q libclang || missing="$$missing libclang-dev"; \
+	if [ -n "$$missing" ]; then \
+	  echo "installing:$$missing"; \
+	  if [ "$$(id -u)" = 0 ]; then SUDO=""; else SUDO="sudo"; fi; \
+	  $$SUDO env DEBIAN_FRONTEND=noninteractive apt-get update -qq && \
+	  $$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null || exit 1; \
+	fi; \
+	command -v $(CARGO) >/dev/null 2>&1 || { echo "cargo not found: install Rust from https://rustup.rs"; exit 1; }
+
+build: deps
+	$(CARGO) build --release
+
+# The main job: N-Queens 15 on $(RANKS) ranks x $(THREADS) threads, with statistics.
+run: build
+	$(MPIRUN) -np $(RANKS) $(BIN) --threads $(THREADS) queens 15 --stats
+
+lint: deps
+	$(CARGO) fmt --all -- --check
+	$(CARGO) clippy --release --all-targets -- -D warnings
+
+# Every test: unit, engine (ranks as threads), CLI, and real mpirun runs.
+test: lint
+	$(CARGO) test --release
+
+# N-Queens 14..17 in 1x1, 1x2, 2x1, three runs each, medians to bench-results/queens.csv.
+bench: build
+	$(CARGO) run --release --bin hysolve-bench -- --reps 3 --out bench-results/queens.csv
+
+clean:
+	$(CARGO) clean
