@@ -43,9 +43,13 @@ struct Sample {
 }
 
 fn parse_config(s: &str) -> Result<(usize, usize), String> {
-    let (r, t) = s.split_once('x').ok_or_else(|| format!("configuration '{s}' is not RANKSxTHREADS"))?;
+    let (r, t) = s
+        .split_once('x')
+        .ok_or_else(|| format!("configuration '{s}' is not RANKSxTHREADS"))?;
     let ranks = r.parse().map_err(|_| format!("bad rank count in '{s}'"))?;
-    let threads = t.parse().map_err(|_| format!("bad thread count in '{s}'"))?;
+    let threads = t
+        .parse()
+        .map_err(|_| format!("bad thread count in '{s}'"))?;
     Ok((ranks, threads))
 }
 
@@ -71,10 +75,15 @@ fn run_once(cmd: &[String]) -> Result<Sample, String> {
         .map_err(|e| format!("{}: {e}", cmd[0]))?;
     let stdout = String::from_utf8_lossy(&out.stdout);
     if !out.status.success() {
-        return Err(format!("{} failed: {}", cmd.join(" "), String::from_utf8_lossy(&out.stderr).trim()));
+        return Err(format!(
+            "{} failed: {}",
+            cmd.join(" "),
+            String::from_utf8_lossy(&out.stderr).trim()
+        ));
     }
     let last = stdout.lines().last().unwrap_or_default();
-    let v: serde_json::Value = serde_json::from_str(last).map_err(|e| format!("bad JSON from {}: {e}", cmd.join(" ")))?;
+    let v: serde_json::Value =
+        serde_json::from_str(last).map_err(|e| format!("bad JSON from {}: {e}", cmd.join(" ")))?;
     let get = |k: &str| v[k].as_f64().ok_or_else(|| format!("no '{k}' in {last}"));
     let manager_cpu_pct = v["rank_stats"]
         .as_array()
@@ -97,7 +106,11 @@ fn run_once(cmd: &[String]) -> Result<Sample, String> {
 fn median(v: &mut [f64]) -> f64 {
     v.sort_by(f64::total_cmp);
     let n = v.len();
-    if n % 2 == 1 { v[n / 2] } else { (v[n / 2 - 1] + v[n / 2]) / 2.0 }
+    if n % 2 == 1 {
+        v[n / 2]
+    } else {
+        (v[n / 2 - 1] + v[n / 2]) / 2.0
+    }
 }
 
 fn sh(cmd: &str, args: &[&str]) -> String {
@@ -113,7 +126,11 @@ fn sh(cmd: &str, args: &[&str]) -> String {
 fn machine() -> String {
     let cpu = std::fs::read_to_string("/proc/cpuinfo")
         .ok()
-        .and_then(|s| s.lines().find(|l| l.starts_with("model name")).map(|l| l.split(':').nth(1).unwrap_or("").trim().to_string()))
+        .and_then(|s| {
+            s.lines()
+                .find(|l| l.starts_with("model name"))
+                .map(|l| l.split(':').nth(1).unwrap_or("").trim().to_string())
+        })
         .unwrap_or_else(|| "unknown CPU".into());
     let cores = std::thread::available_parallelism().map_or(0, |n| n.get());
     format!("{} ({cpu}, {cores} cores)", sh("hostname", &[]))
@@ -137,7 +154,11 @@ fn main() -> std::process::ExitCode {
 }
 
 fn bench(opts: &Opts) -> Result<(), String> {
-    let configs: Vec<(usize, usize)> = opts.configs.iter().map(|c| parse_config(c)).collect::<Result<_, _>>()?;
+    let configs: Vec<(usize, usize)> = opts
+        .configs
+        .iter()
+        .map(|c| parse_config(c))
+        .collect::<Result<_, _>>()?;
     let bin = opts.bin.to_string_lossy().to_string();
     let (machine, commit) = (machine(), commit());
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
@@ -158,8 +179,15 @@ fn bench(opts: &Opts) -> Result<(), String> {
         .map_err(|e| e.to_string())?;
     }
     for value in &opts.values {
-        let problem: Vec<String> = opts.problem.split_whitespace().map(|w| w.replace("{}", value)).collect();
-        let cmds: Vec<Vec<String>> = configs.iter().map(|&(r, t)| command_line(&bin, r, t, &problem)).collect();
+        let problem: Vec<String> = opts
+            .problem
+            .split_whitespace()
+            .map(|w| w.replace("{}", value))
+            .collect();
+        let cmds: Vec<Vec<String>> = configs
+            .iter()
+            .map(|&(r, t)| command_line(&bin, r, t, &problem))
+            .collect();
         let mut samples: Vec<Vec<Sample>> = configs.iter().map(|_| Vec::new()).collect();
         for _ in 0..opts.reps {
             for (i, cmd) in cmds.iter().enumerate() {
@@ -171,7 +199,10 @@ fn bench(opts: &Opts) -> Result<(), String> {
             let s = &samples[i];
             let solutions = s[0].solutions;
             if s.iter().any(|x| x.solutions != solutions) {
-                return Err(format!("{}: solution counts differ between repetitions", cmds[i].join(" ")));
+                return Err(format!(
+                    "{}: solution counts differ between repetitions",
+                    cmds[i].join(" ")
+                ));
             }
             let mut walls: Vec<f64> = s.iter().map(|x| x.wall_s).collect();
             let med = median(&mut walls);

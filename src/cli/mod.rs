@@ -69,25 +69,7 @@ pub enum ProblemCmd {
         n: u32,
     },
     /// A pseudo-random irregular tree with exactly LEAVES solutions (for testing the engine)
-    Synthetic {
-        #[arg(long, default_value_t = 1)]
-        seed: u64,
-        /// Number of solutions in the tree
-        #[arg(long, default_value_t = 10_000)]
-        leaves: u64,
-        /// Solutions lie at this depth or deeper
-        #[arg(long, default_value_t = 4)]
-        min_depth: u32,
-        /// Depth of the solution-free subtrees hanging off the tree
-        #[arg(long, default_value_t = 8)]
-        dead_depth: u32,
-        /// Put the solutions behind every other leaf in child order
-        #[arg(long)]
-        needle: bool,
-        /// Extra hashing rounds per node (simulated node cost)
-        #[arg(long, default_value_t = 0)]
-        work: u32,
-    },
+    Synthetic(Synthetic),
 }
 
 /// An error for the user: one line, then a non-zero exit.
@@ -175,22 +157,7 @@ pub fn run(cli: Cli) -> Result<(), CliError> {
             let problem = Queens::new(n, mode == Mode::Count).map_err(CliError::Input)?;
             solve(problem, g, mode)
         }
-        ProblemCmd::Synthetic {
-            seed,
-            leaves,
-            min_depth,
-            dead_depth,
-            needle,
-            work,
-        } => {
-            let problem = Synthetic {
-                seed,
-                leaves,
-                min_depth,
-                dead_depth,
-                needle,
-                work,
-            };
+        ProblemCmd::Synthetic(problem) => {
             problem.validate().map_err(CliError::Input)?;
             solve(problem, g, mode)
         }

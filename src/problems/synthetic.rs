@@ -18,15 +18,26 @@
 use crate::engine::Problem;
 use std::hint::black_box;
 
-/// Parameters of a synthetic tree.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// Parameters of a synthetic tree (also its command-line arguments).
+#[derive(Debug, Clone, PartialEq, Eq, clap::Args)]
 pub struct Synthetic {
+    /// Seed of the tree's shape
+    #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    /// Number of solutions in the tree
+    #[arg(long, default_value_t = 10_000)]
     pub leaves: u64,
+    /// Solutions lie at this depth or deeper
+    #[arg(long, default_value_t = 4)]
     pub min_depth: u32,
+    /// Depth of the solution-free subtrees hanging off the tree
+    #[arg(long, default_value_t = 8)]
     pub dead_depth: u32,
+    /// Put the solutions behind every other leaf in child order
+    #[arg(long)]
     pub needle: bool,
-    /// Extra hashing rounds per node, to make nodes costly.
+    /// Extra hashing rounds per node (simulated node cost)
+    #[arg(long, default_value_t = 0)]
     pub work: u32,
 }
 
