@@ -45,7 +45,7 @@ lint: deps
 
 # Every test: unit, engine (ranks as threads), CLI, and real mpirun runs.
 test: lint
-	$(CARGO) test --release
+	$(CARGO) test --release --lib --bins --tests
 
 # N-Queens 14..17 in 1x1, 1x2, 2x1, three runs each, medians to bench-results/queens.csv.
 bench: build
