@@ -13,9 +13,10 @@ pub enum Message {
     /// Master -> rank: subtrees to search.
     Work { prefixes: Vec<Prefix> },
     /// Master -> rank: split off some unexplored subtrees for another rank.
-    /// Answered by exactly one `Donation`, possibly empty.
+    /// Answered by a `Donation`, or, when the rank has nothing left to
+    /// give, by its next `AskForWork`.
     DonateRequest,
-    /// Rank -> master: the answer to a `DonateRequest`.
+    /// Rank -> master: the answer to a `DonateRequest` (never empty).
     Donation { prefixes: Vec<Prefix> },
     /// Rank -> master: solutions found (modes that keep solutions).
     Solutions { texts: Vec<String> },

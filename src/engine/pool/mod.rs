@@ -141,10 +141,9 @@ impl<N: Clone + Send + 'static> RankPool<N> {
         (taken, now_idle)
     }
 
-    /// Withdraws an unanswered donation request. Returns true if no worker
-    /// had taken it up.
-    pub fn withdraw_donation_request(&self) -> bool {
-        self.shared.remote_wanted.swap(false, Ordering::SeqCst)
+    /// Withdraws a donation request that no worker has taken up.
+    pub fn withdraw_donation_request(&self) {
+        self.shared.remote_wanted.store(false, Ordering::SeqCst);
     }
 
     /// Tasks given and not finished.
