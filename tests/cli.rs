@@ -145,3 +145,148 @@ fn stats_go_to_stderr() {
     assert!(stderr.contains("rank worker"), "{stderr}");
     assert!(stderr.contains("mgr_cpu"), "{stderr}");
 }
+
+fn write_temp(dir: &tempfile::TempDir, name: &str, text: &str) -> String {
+    let path = dir.path().join(name);
+    std::fs::write(&path, text).unwrap();
+    path.display().to_string()
+}
+
+#[test]
+fn hitori_bad_input_names_file_line_and_column() {
+    let dir = tempfile::tempdir().unwrap();
+    let ragged = write_temp(&dir, "ragged.txt", "1 2 3\n3 1\n2 3 1\n");
+    assert_one_line_error(
+        &["hitori", &ragged],
+        &format!("{ragged}:2:4: row 2 has 2 numbers"),
+    );
+    let word = write_temp(&dir, "word.txt", "1 2\n2 x1\n");
+    assert_one_line_error(
+        &["hitori", &word],
+        &format!("{word}:2:3: expected a positive integer, found 'x1'"),
+    );
+    let zero = write_temp(&dir, "zero.txt", "1 2\n0 1\n");
+    assert_one_line_error(&["hitori", &zero], &format!("{zero}:2:1: 0 is not allowed"));
+    let negative = write_temp(&dir, "neg.txt", "1 -2\n2 1\n");
+    assert_one_line_error(
+        &["hitori", &negative],
+        &format!("{negative}:1:3: '-2' is negative"),
+    );
+    let empty = write_temp(&dir, "empty.txt", "");
+    assert_one_line_error(&["hitori", &empty], &format!("{empty}: empty grid"));
+    let binary = write_temp(&dir, "bin.txt", "1 2\n\u{0}\u{1}\n");
+    assert_one_line_error(
+        &["hitori", &binary],
+        &format!("{binary}:2:1: expected a positive integer"),
+    );
+    assert_one_line_error(
+        &["hitori", "/nonexistent/grid.txt"],
+        "/nonexistent/grid.txt: no such file",
+    );
+    assert_one_line_error(&["hitori", dir.path().to_str().unwrap()], "is a directory");
+    assert_one_line_error(&["generate", "hitori", "--size", "1"], "--size");
+    assert_one_line_error(&["generate", "hitori"], "give --size N");
+}
+
+#[test]
+fn hitori_first_mode_by_default_and_solution_file_format() {
+    let dir = tempfile::tempdir().unwrap();
+    let grid = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/hitori/input-5x5.txt"
+    );
+    let expected = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/hitori/input-5x5.solution"
+    ))
+    .unwrap();
+    let out_file = dir.path().join("five.solution");
+    let out = hysolve(&[
+        "hitori",
+        grid,
+        "--json",
+        "--out",
+        out_file.to_str().unwrap(),
+    ]);
+    let v = json_of(&out);
+    assert_eq!(v["mode"], "first");
+    assert_eq!(v["solutions"], 1);
+    // Not a terminal: the solution in the .solution format, then the summary.
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.starts_with(expected.trim()), "{stdout}");
+    assert_eq!(
+        std::fs::read_to_string(&out_file).unwrap().trim(),
+        expected.trim()
+    );
+
+    // All solutions of a grid with eight: blocks separated by blank lines.
+    let grid = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/hitori/test-27x27.txt"
+    );
+    let all = dir.path().join("all.txt");
+    let v = json_of(&hysolve(&[
+        "--mode",
+        "all",
+        "--out",
+        all.to_str().unwrap(),
+        "hitori",
+        grid,
+        "--json",
+    ]));
+    assert_eq!(v["solutions"], 8);
+    let blocks = read_solutions(&all);
+    assert_eq!(blocks.len(), 8);
+    assert!(
+        blocks
+            .iter()
+            .all(|b| b.lines().count() == 27 && b.chars().all(|c| "#.\n".contains(c)))
+    );
+    let v = json_of(&hysolve(&["--mode", "unique", "hitori", grid, "--json"]));
+    assert_eq!(v["answer"], "multiple");
+}
+
+#[test]
+fn hitori_generate_is_reproducible_and_unique() {
+    let dir = tempfile::tempdir().unwrap();
+    let a = dir.path().join("a.txt");
+    let b = dir.path().join("b.txt");
+    for path in [&a, &b] {
+        let out = hysolve(&[
+            "--quiet",
+            "generate",
+            "hitori",
+            "--size",
+            "12",
+            "--seed",
+            "7",
+            "--out",
+            path.to_str().unwrap(),
+        ]);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    let text = std::fs::read_to_string(&a).unwrap();
+    assert_eq!(text, std::fs::read_to_string(&b).unwrap());
+    let solution = std::fs::read_to_string(a.with_extension("solution")).unwrap();
+    let v = json_of(&hysolve(&[
+        "--mode",
+        "unique",
+        "hitori",
+        a.to_str().unwrap(),
+        "--json",
+    ]));
+    assert_eq!(v["answer"], "unique");
+    let out = hysolve(&["hitori", a.to_str().unwrap()]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let shown: Vec<&str> = stdout.lines().take(12).collect();
+    assert_eq!(shown.join("\n"), solution.trim());
+    let other = String::from_utf8_lossy(
+        &hysolve(&["generate", "hitori", "--size", "12", "--seed", "8"]).stdout,
+    )
+    .into_owned();
+    assert_ne!(other, text);
+}

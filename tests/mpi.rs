@@ -164,3 +164,37 @@ fn all_mode_over_ranks_writes_the_same_solutions() {
         b.iter().collect::<HashSet<_>>()
     );
 }
+
+#[test]
+fn hitori_over_mpi_counts_and_solves_in_every_configuration() {
+    let examples = concat!(env!("CARGO_MANIFEST_DIR"), "/examples/hitori");
+    let open = format!("{examples}/open-16x16-small.txt");
+    let hard = format!("{examples}/seed/test2-25x25.txt");
+    let unique = format!("{examples}/seed/test4-25x25.txt");
+    let solution =
+        std::fs::read_to_string(format!("{examples}/seed/test4-25x25.solution")).unwrap();
+    for (ranks, threads) in CONFIGS {
+        let what = format!("{ranks}x{threads}");
+        let v = json_of(&mpirun(
+            ranks,
+            threads,
+            &["--mode", "count", "hitori", &open, "--json", "--quiet"],
+        ));
+        assert_eq!(v["solutions"], 146_880, "open grid in {what}");
+        let v = json_of(&mpirun(
+            ranks,
+            threads,
+            &["--mode", "unique", "hitori", &hard, "--json", "--quiet"],
+        ));
+        assert_eq!(v["answer"], "multiple", "test2-25x25 in {what}");
+        let out = mpirun(
+            ranks,
+            threads,
+            &["--mode", "unique", "hitori", &unique, "--json", "--quiet"],
+        );
+        assert_eq!(json_of(&out)["answer"], "unique", "test4-25x25 in {what}");
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        let shown: Vec<&str> = stdout.lines().take(25).collect();
+        assert_eq!(shown.join("\n"), solution.trim(), "test4-25x25 in {what}");
+    }
+}

@@ -7,6 +7,7 @@ mod report;
 
 use crate::cluster::{self, Outcome, RunConfig};
 use crate::engine::{Mode, Problem};
+use crate::problems::hitori::{self, Hitori};
 use crate::problems::queens::Queens;
 use crate::problems::synthetic::Synthetic;
 use clap::{Args, Parser, Subcommand};
@@ -36,7 +37,7 @@ pub struct Global {
     /// divided among the ranks on this node]
     #[arg(long, global = true, value_parser = clap::value_parser!(u32).range(1..=4096))]
     pub threads: Option<u32>,
-    /// What to search for [default: count]
+    /// What to search for [default: first for hitori, count otherwise]
     #[arg(long, global = true, value_parser = parse_mode)]
     pub mode: Option<Mode>,
     /// Write solutions to FILE (all: every solution; first/unique: those found)
@@ -68,8 +69,39 @@ pub enum ProblemCmd {
         #[arg(value_parser = clap::value_parser!(u32))]
         n: u32,
     },
+    /// Shade a Hitori grid (one row per line, whitespace-separated positive numbers)
+    Hitori {
+        /// The puzzle file
+        file: PathBuf,
+    },
+    /// Make a new puzzle
+    #[command(subcommand)]
+    Generate(GenerateCmd),
     /// A pseudo-random irregular tree with exactly LEAVES solutions (for testing the engine)
     Synthetic(Synthetic),
+}
+
+#[derive(Debug, Subcommand)]
+pub enum GenerateCmd {
+    /// A Hitori puzzle with exactly one solution
+    Hitori {
+        /// Rows and columns of a square grid
+        #[arg(long, value_parser = clap::value_parser!(u32).range(2..=hitori::generate::MAX_SIDE as i64))]
+        size: Option<u32>,
+        /// Rows (with --cols, for a rectangle)
+        #[arg(long, requires = "cols", conflicts_with = "size", value_parser = clap::value_parser!(u32).range(2..=hitori::generate::MAX_SIDE as i64))]
+        rows: Option<u32>,
+        /// Columns (with --rows)
+        #[arg(long, requires = "rows", conflicts_with = "size", value_parser = clap::value_parser!(u32).range(2..=hitori::generate::MAX_SIDE as i64))]
+        cols: Option<u32>,
+        /// Random seed: the same seed and size give the same puzzle
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Instead of a puzzle, a grid with many solutions for counting
+        /// workloads: distinct numbers but GROUPS groups of 2 or 3 equal ones
+        #[arg(long, value_name = "GROUPS")]
+        open: Option<usize>,
+    },
 }
 
 /// An error for the user: one line, then a non-zero exit.
@@ -151,17 +183,86 @@ fn default_threads() -> usize {
 
 pub fn run(cli: Cli) -> Result<(), CliError> {
     let g = &cli.global;
-    let mode = g.mode.unwrap_or(Mode::Count);
+    let input = Instant::now();
     match cli.problem {
+        ProblemCmd::Hitori { file } => {
+            let problem = Hitori::from_file(&file).map_err(|e| CliError::Input(e.to_string()))?;
+            solve(problem, g, g.mode.unwrap_or(Mode::First), input)
+        }
+        ProblemCmd::Generate(what) => generate(what, g),
+        other => run_counting(other, g, input),
+    }
+}
+
+/// Problems whose default mode is `count`.
+fn run_counting(problem: ProblemCmd, g: &Global, input: Instant) -> Result<(), CliError> {
+    let mode = g.mode.unwrap_or(Mode::Count);
+    match problem {
         ProblemCmd::Queens { n } => {
             let problem = Queens::new(n, mode == Mode::Count).map_err(CliError::Input)?;
-            solve(problem, g, mode)
+            solve(problem, g, mode, input)
         }
         ProblemCmd::Synthetic(problem) => {
             problem.validate().map_err(CliError::Input)?;
-            solve(problem, g, mode)
+            solve(problem, g, mode, input)
         }
+        ProblemCmd::Hitori { .. } | ProblemCmd::Generate(_) => unreachable!("handled by run"),
     }
+}
+
+/// `hysolve generate ...`: the puzzle on stdout, or in `--out FILE` with its
+/// solution beside it (`FILE` with the extension `.solution`).
+fn generate(what: GenerateCmd, g: &Global) -> Result<(), CliError> {
+    let GenerateCmd::Hitori {
+        size,
+        rows,
+        cols,
+        seed,
+        open,
+    } = what;
+    let (rows, cols) = match (size, rows, cols) {
+        (Some(n), _, _) => (n as usize, n as usize),
+        (None, Some(r), Some(c)) => (r as usize, c as usize),
+        _ => {
+            return Err(CliError::Input(
+                "generate hitori: give --size N, or --rows R --cols C".to_owned(),
+            ));
+        }
+    };
+    let started = Instant::now();
+    if let Some(groups) = open {
+        let grid =
+            hitori::generate::open_grid(rows, cols, groups, seed).map_err(CliError::Input)?;
+        return match &g.out {
+            Some(path) => write_atomically(path, grid.to_text().as_bytes()),
+            None => {
+                print!("{}", grid.to_text());
+                Ok(())
+            }
+        };
+    }
+    let puzzle = hitori::generate::generate(rows, cols, seed).map_err(CliError::Input)?;
+    let mut solution = String::new();
+    for row in puzzle.solution.chunks(cols) {
+        solution.extend(row.iter().map(|&b| if b { '#' } else { '.' }));
+        solution.push('\n');
+    }
+    match &g.out {
+        Some(path) => {
+            write_atomically(path, puzzle.grid.to_text().as_bytes())?;
+            write_atomically(&path.with_extension("solution"), solution.as_bytes())?;
+        }
+        None => print!("{}", puzzle.grid.to_text()),
+    }
+    if !g.quiet {
+        eprintln!(
+            "generated a {rows}x{cols} Hitori with one solution (seed {seed}) in {:.3} s: {} second solutions ruled out, {} restarts",
+            started.elapsed().as_secs_f64(),
+            puzzle.repairs,
+            puzzle.restarts
+        );
+    }
+    Ok(())
 }
 
 /// Where `all` mode streams solutions: a file written beside its final
@@ -223,8 +324,10 @@ impl Output {
     }
 }
 
-fn solve<P: Problem>(problem: P, g: &Global, mode: Mode) -> Result<(), CliError> {
+/// `input`: when reading the input began (reported apart from the search).
+fn solve<P: Problem>(problem: P, g: &Global, mode: Mode, input: Instant) -> Result<(), CliError> {
     let started = Instant::now();
+    let prepare_s = (started - input).as_secs_f64();
     let config = RunConfig {
         mode,
         threads: g.threads.map_or_else(default_threads, |t| t as usize),
@@ -246,7 +349,7 @@ fn solve<P: Problem>(problem: P, g: &Global, mode: Mode) -> Result<(), CliError>
         Some(o) => o.writer(),
         None => &mut discard,
     };
-    let Some(outcome) = cluster::run(problem, &config, sink)? else {
+    let Some(mut outcome) = cluster::run(problem.clone(), &config, sink)? else {
         return Ok(());
     };
     if let Some(o) = output {
@@ -259,7 +362,16 @@ fn solve<P: Problem>(problem: P, g: &Global, mode: Mode) -> Result<(), CliError>
         text.push('\n');
         write_atomically(path, text.as_bytes())?;
     }
-    print_outcome(name, &instance, &outcome, g)
+    // OpenMPI hands rank 0 a pseudo-terminal for stdout even when mpirun's
+    // own stdout is a file, so under MPI the picture is never drawn.
+    if std::io::stdout().is_terminal() && !cluster::launched_by_mpi() {
+        for text in &mut outcome.found {
+            if let Some(picture) = problem.pretty(text) {
+                *text = picture;
+            }
+        }
+    }
+    print_outcome(name, &instance, &outcome, g, prepare_s)
 }
 
 /// Whether this MPI process is rank 0, from the launcher's environment
@@ -288,6 +400,7 @@ fn print_outcome(
     instance: &str,
     outcome: &Outcome,
     g: &Global,
+    prepare_s: f64,
 ) -> Result<(), CliError> {
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
@@ -308,13 +421,18 @@ fn print_outcome(
         writeln!(out).map_err(io)?; // a blank line after the last solution
     }
     if !g.quiet || !g.json {
-        writeln!(out, "{}", report::summary(name, instance, outcome)).map_err(io)?;
+        writeln!(
+            out,
+            "{}",
+            report::summary(name, instance, outcome, prepare_s)
+        )
+        .map_err(io)?;
     }
     if g.stats {
         eprint!("{}", report::stats_table(outcome));
     }
     if g.json {
-        writeln!(out, "{}", report::json(name, instance, outcome)).map_err(io)?;
+        writeln!(out, "{}", report::json(name, instance, outcome, prepare_s)).map_err(io)?;
     }
     out.flush().map_err(io)
 }

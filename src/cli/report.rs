@@ -5,7 +5,8 @@ use crate::cluster::Outcome;
 use crate::engine::{Mode, Uniqueness};
 use std::fmt::Write;
 
-pub fn summary(name: &str, instance: &str, o: &Outcome) -> String {
+/// `prepare_s`: reading the input and preparing the problem (before the search clock).
+pub fn summary(name: &str, instance: &str, o: &Outcome, prepare_s: f64) -> String {
     let answer = match o.mode {
         Mode::Count | Mode::All => format!("{} solutions", o.solutions),
         Mode::First if o.solutions == 0 => "no solution".to_string(),
@@ -17,13 +18,14 @@ pub fn summary(name: &str, instance: &str, o: &Outcome) -> String {
         },
     };
     format!(
-        "{name} {instance}: {answer} ({} mode, {} rank{} x {} thread{}, {:.3} s, {} nodes)",
+        "{name} {instance}: {answer} ({} mode, {} rank{} x {} thread{}, {:.3} s search + {:.3} s input, {} nodes)",
         o.mode,
         o.ranks,
         if o.ranks == 1 { "" } else { "s" },
         o.threads,
         if o.threads == 1 { "" } else { "s" },
         o.wall_s,
+        prepare_s,
         o.nodes
     )
 }
@@ -100,7 +102,7 @@ pub fn stats_table(o: &Outcome) -> String {
     s
 }
 
-pub fn json(name: &str, instance: &str, o: &Outcome) -> String {
+pub fn json(name: &str, instance: &str, o: &Outcome, prepare_s: f64) -> String {
     let mut v = serde_json::json!({
         "problem": name,
         "instance": instance,
@@ -109,6 +111,7 @@ pub fn json(name: &str, instance: &str, o: &Outcome) -> String {
         "ranks": o.ranks,
         "threads": o.threads,
         "wall_s": o.wall_s,
+        "prepare_s": prepare_s,
         "nodes": o.nodes,
         "nodes_per_s": if o.wall_s > 0.0 { o.nodes as f64 / o.wall_s } else { 0.0 },
         "master": o.master,

@@ -33,6 +33,13 @@ pub trait Problem: Send + Sync + 'static {
     /// Writes a solution node in the problem's text format (no trailing blank line).
     fn render(&self, node: &Self::Node, out: &mut String);
 
+    /// The solution `rendered` (by [`Problem::render`]) drawn for a
+    /// terminal, when the problem has a richer picture than its file format.
+    fn pretty(&self, rendered: &str) -> Option<String> {
+        let _ = rendered;
+        None
+    }
+
     /// Depth at which, in count mode, the engine stops expanding generically
     /// and hands the whole subtree to [`Problem::count_subtree`]. `None`: the
     /// generic search goes all the way down.

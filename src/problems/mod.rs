@@ -2,5 +2,7 @@
 //! [`Problem`](crate::engine::Problem), parses its input with clear errors,
 //! and has an independent verifier for tests.
 
+pub mod hitori;
+pub mod input;
 pub mod queens;
 pub mod synthetic;
