@@ -47,9 +47,19 @@ lint: deps
 test: lint
 	$(CARGO) test --release --lib --bins --tests
 
-# N-Queens 14..17 in 1x1, 1x2, 2x1, three runs each, medians to bench-results/queens.csv.
+HITORI_SEED := $(shell ls examples/hitori/seed/*.txt | tr '\n' ',' | sed 's/,$$//')
+BENCH := $(CARGO) run --release --bin hysolve-bench --
+
+# Medians of several runs side by side, appended to CSVs in bench-results/:
+# N-Queens 14..17 and Hitori (every seed grid and the generated 50x50 and
+# 100x100 in unique mode; the open 16x16 grid's 2,358,720 shadings counted)
+# in 1x1, 1x2 and 2x1.
 bench: build
-	$(CARGO) run --release --bin hysolve-bench -- --reps 3 --out bench-results/queens.csv
+	$(BENCH) --reps 3 --out bench-results/queens.csv
+	$(BENCH) --reps 5 --configs 1x1,2x1 --out bench-results/hitori.csv \
+	  --problem "--mode unique hitori {}" --values $(HITORI_SEED),examples/hitori/gen-50x50.txt,examples/hitori/gen-100x100.txt
+	$(BENCH) --reps 3 --out bench-results/hitori.csv \
+	  --problem "--mode count hitori {}" --values examples/hitori/open-16x16.txt
 
 clean:
 	$(CARGO) clean
