@@ -35,9 +35,11 @@ deps:
 build: deps
 	$(CARGO) build --release
 
-# The main job: N-Queens 15 on $(RANKS) ranks x $(THREADS) threads, with statistics.
+# The main job: the seed's 25x25 Hitori timing grid on $(RANKS) ranks x
+# $(THREADS) threads, proved to have more than one solution (two shown), with statistics.
+RUN_ARGS ?= --mode unique hitori examples/hitori/seed/test2-25x25.txt --stats
 run: build
-	$(MPIRUN) -np $(RANKS) $(BIN) --threads $(THREADS) queens 15 --stats
+	$(MPIRUN) -np $(RANKS) $(BIN) --threads $(THREADS) $(RUN_ARGS)
 
 lint: deps
 	$(CARGO) fmt --all -- --check
