@@ -290,3 +290,81 @@ fn hitori_generate_is_reproducible_and_unique() {
     .into_owned();
     assert_ne!(other, text);
 }
+
+#[test]
+fn magic_input_errors_and_clean_zeros() {
+    let dir = tempfile::tempdir().unwrap();
+    let twice = write_temp(
+        &dir,
+        "twice.txt",
+        "16 -1 -1 -1\n-1 -1 -1 -1\n-1 16 -1 -1\n-1 -1 -1 -1\n",
+    );
+    assert_one_line_error(
+        &["magic", &twice],
+        &format!("{twice}:3:4: 16 is given twice (first at line 1, column 1)"),
+    );
+    let range = write_temp(&dir, "range.txt", "-1 -1 -1\n-1 10 -1\n-1 -1 -1\n");
+    assert_one_line_error(
+        &["magic", &range],
+        &format!("{range}:2:4: 10 is out of range"),
+    );
+    let ragged = write_temp(&dir, "ragged.txt", "-1 -1 -1\n-1 -1\n-1 -1 -1\n");
+    assert_one_line_error(
+        &["magic", &ragged],
+        &format!("{ragged}:2:6: row 2 has 2 numbers, expected 3"),
+    );
+    let word = write_temp(&dir, "word.txt", "-1 -1\n-1 five\n");
+    assert_one_line_error(
+        &["magic", &word],
+        &format!("{word}:2:4: expected an integer, found 'five'"),
+    );
+    let empty = write_temp(&dir, "empty.txt", "\n\n");
+    assert_one_line_error(&["magic", &empty], &format!("{empty}: empty square"));
+    assert_one_line_error(
+        &["magic", "/nonexistent/sq.txt"],
+        "/nonexistent/sq.txt: no such file",
+    );
+    assert_one_line_error(&["magic", "--empty", "0"], "--empty");
+    assert_one_line_error(&["magic", "--empty", "17"], "--empty");
+    assert_one_line_error(&["magic"], "required");
+    assert_one_line_error(&["magic", "--distinct", &range], "range.txt");
+    let seed = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/magic/seed_4x4_br15.txt"
+    );
+    assert_one_line_error(&["magic", "--distinct", seed], "nothing may be given");
+
+    // A full row with the wrong sum: a clean zero, with the reason on stderr.
+    let full = write_temp(
+        &dir,
+        "full.txt",
+        "1 2 3 4\n-1 -1 -1 -1\n-1 -1 -1 -1\n-1 -1 -1 -1\n",
+    );
+    let out = hysolve(&["magic", &full, "--json"]);
+    assert_eq!(json_of(&out)["solutions"], 0);
+    assert!(String::from_utf8_lossy(&out.stderr).contains("row 1 is full and sums to 10, not 34"));
+}
+
+#[test]
+fn magic_modes_and_distinct() {
+    let v = json_of(&hysolve(&["magic", "--empty", "4", "--distinct", "--json"]));
+    assert_eq!(v["solutions"], 880);
+    assert_eq!(v["mode"], "count");
+    let seed = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/magic/seed_4x4_br15.txt"
+    );
+    assert_eq!(
+        json_of(&hysolve(&["magic", seed, "--json"]))["solutions"],
+        400
+    );
+    let out = hysolve(&["--mode", "first", "magic", "--empty", "3"]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let square: Vec<&str> = stdout.lines().take(3).collect();
+    let sq = hysolve::problems::magic::verify::parse_square(&square.join("\n"), 3).unwrap();
+    hysolve::problems::magic::verify::verify(
+        &hysolve::problems::magic::square::Given::empty(3).unwrap(),
+        &sq,
+    )
+    .unwrap();
+}

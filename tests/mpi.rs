@@ -198,3 +198,29 @@ fn hitori_over_mpi_counts_and_solves_in_every_configuration() {
         assert_eq!(shown.join("\n"), solution.trim(), "test4-25x25 in {what}");
     }
 }
+
+#[test]
+fn magic_over_mpi_in_every_configuration() {
+    let data = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/magic");
+    for (ranks, threads) in CONFIGS {
+        let what = format!("{ranks}x{threads}");
+        for (file, count) in [
+            ("seed_4x4_br15", 400),
+            ("5x5_row_1_2_13_24_25", 8016),
+            ("empty_4x4", 7040),
+        ] {
+            let v = json_of(&mpirun(
+                ranks,
+                threads,
+                &["magic", &format!("{data}/{file}.txt"), "--json", "--quiet"],
+            ));
+            assert_eq!(v["solutions"], count, "{file} in {what}");
+        }
+        let v = json_of(&mpirun(
+            ranks,
+            threads,
+            &["magic", "--empty", "4", "--distinct", "--json", "--quiet"],
+        ));
+        assert_eq!(v["solutions"], 880, "distinct 4x4 in {what}");
+    }
+}

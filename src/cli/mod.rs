@@ -8,6 +8,8 @@ mod report;
 use crate::cluster::{self, Outcome, RunConfig};
 use crate::engine::{Mode, Problem};
 use crate::problems::hitori::{self, Hitori};
+use crate::problems::magic::Magic;
+use crate::problems::magic::square::{Given, MAX_N as MAGIC_MAX_N};
 use crate::problems::queens::Queens;
 use crate::problems::synthetic::Synthetic;
 use clap::{Args, Parser, Subcommand};
@@ -73,6 +75,18 @@ pub enum ProblemCmd {
     Hitori {
         /// The puzzle file
         file: PathBuf,
+    },
+    /// Complete a partially filled magic square (n rows of n numbers, -1 for empty)
+    Magic {
+        /// The square file (or --empty N)
+        #[arg(required_unless_present = "empty", conflicts_with = "empty")]
+        file: Option<PathBuf>,
+        /// Start from the empty N x N square instead of a file
+        #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=MAGIC_MAX_N as i64))]
+        empty: Option<u32>,
+        /// Count squares up to rotation and reflection (empty squares only)
+        #[arg(long)]
+        distinct: bool,
     },
     /// Make a new puzzle
     #[command(subcommand)]
@@ -190,6 +204,25 @@ pub fn run(cli: Cli) -> Result<(), CliError> {
             solve(problem, g, g.mode.unwrap_or(Mode::First), input)
         }
         ProblemCmd::Generate(what) => generate(what, g),
+        ProblemCmd::Magic {
+            file,
+            empty,
+            distinct,
+        } => {
+            let problem = match (file, empty) {
+                (Some(path), _) => Magic::from_file(&path, distinct),
+                (None, Some(n)) => Given::empty(n as usize)
+                    .and_then(|given| Magic::new(given, format!("empty-{n}"), distinct)),
+                (None, None) => unreachable!("clap requires a file or --empty"),
+            }
+            .map_err(CliError::Input)?;
+            if let Some(why) = problem.contradiction()
+                && !g.quiet
+            {
+                eprintln!("hysolve: note: no completion: {why}");
+            }
+            solve(problem, g, g.mode.unwrap_or(Mode::Count), input)
+        }
         other => run_counting(other, g, input),
     }
 }
@@ -206,7 +239,9 @@ fn run_counting(problem: ProblemCmd, g: &Global, input: Instant) -> Result<(), C
             problem.validate().map_err(CliError::Input)?;
             solve(problem, g, mode, input)
         }
-        ProblemCmd::Hitori { .. } | ProblemCmd::Generate(_) => unreachable!("handled by run"),
+        ProblemCmd::Hitori { .. } | ProblemCmd::Generate(_) | ProblemCmd::Magic { .. } => {
+            unreachable!("handled by run")
+        }
     }
 }
 

@@ -4,5 +4,6 @@
 
 pub mod hitori;
 pub mod input;
+pub mod magic;
 pub mod queens;
 pub mod synthetic;

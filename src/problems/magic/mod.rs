@@ -1,0 +1,516 @@
+//! Magic squares: complete a partially filled n x n square with the numbers
+//! 1..n^2, each once, so that every row, column and both main diagonals sum
+//! to n(n^2 + 1)/2.
+//!
+//! The search fills cells in the fixed order of [`plan`], which closes lines
+//! early and derives the last cell of each line from its sum. A node is a
+//! square filled up to some step. State: the values, a bitset of used
+//! numbers, and per line the sum so far and the count of empty cells. A
+//! placement is kept only if every line through the cell can still reach the
+//! magic sum with the unused numbers: the remaining sum lies between the sum
+//! of the smallest and of the largest unused numbers, as many as the line
+//! has empty cells. A free cell only tries values inside the same bounds.
+//!
+//! Counting below a cut-off depth runs in place (place, recurse, undo), with
+//! no allocation; the generic walk above it clones nodes.
+
+pub mod plan;
+pub mod square;
+pub mod verify;
+
+use crate::engine::{Problem, SubtreeCount};
+use crate::problems::input::{InputError, read_text};
+use plan::{MAX_LINES, Plan, Step};
+use square::Given;
+use std::path::Path;
+
+/// Numbers as bits: bit v-1 of the 256-bit set stands for v.
+type Bits = [u64; 4];
+
+/// A square filled up to `step` (given cells included).
+#[derive(Debug, Clone)]
+pub struct Square {
+    step: u16,
+    vals: [u16; 256],
+    used: Bits,
+    sum: [u32; MAX_LINES],
+    left: [u8; MAX_LINES],
+}
+
+/// A magic-square instance, ready to search.
+#[derive(Debug, Clone)]
+pub struct Magic {
+    name: String,
+    given: Given,
+    plan: Plan,
+    distinct: bool,
+    /// Numbers 1..=n^2 as bits.
+    all: Bits,
+    /// The root, or why the given cells admit no completion.
+    root: Result<Box<Square>, String>,
+}
+
+impl Magic {
+    /// Prepares a search for the completions of `given`. `distinct`: count
+    /// squares up to the 8 symmetries of the square (nothing may be given).
+    pub fn new(given: Given, name: impl Into<String>, distinct: bool) -> Result<Magic, String> {
+        let n = given.n;
+        if distinct && given.cells.iter().any(|&v| v != 0) {
+            return Err("magic: --distinct counts squares up to symmetry, so nothing may be given (use --empty N)".to_owned());
+        }
+        // Symmetry breaking: the top-left corner is the smallest corner, and
+        // the top-right one is smaller than the bottom-left one. Of the 8
+        // images of a square (no square of order 3 or more is its own image:
+        // its numbers are distinct) exactly one has this form.
+        let last = (n * n - 1) as u16;
+        let (tr, bl) = ((n - 1) as u16, (n * (n - 1)) as u16);
+        let less: Vec<(u16, u16)> = if distinct && n >= 2 {
+            vec![(0, tr), (0, bl), (0, last), (tr, bl)]
+        } else {
+            Vec::new()
+        };
+        let plan = Plan::new(&given, &less);
+        let total = n * n;
+        let mut all = [0u64; 4];
+        for v in 0..total {
+            all[v / 64] |= 1 << (v % 64);
+        }
+        let mut magic = Magic {
+            name: name.into(),
+            given,
+            plan,
+            distinct,
+            all,
+            root: Err(String::new()),
+        };
+        magic.root = magic.make_root();
+        Ok(magic)
+    }
+
+    /// Reads a square file (errors name its line and column).
+    pub fn from_file(path: &Path, distinct: bool) -> Result<Magic, String> {
+        let text = read_text(path, 1 << 20).map_err(|e| e.to_string())?;
+        let name = path.display().to_string();
+        let given = Given::parse(&text, &name).map_err(|e: InputError| e.to_string())?;
+        let short = path
+            .file_name()
+            .map_or(name.clone(), |n| n.to_string_lossy().into_owned());
+        Magic::new(given, short, distinct)
+    }
+
+    pub fn given(&self) -> &Given {
+        &self.given
+    }
+
+    /// Why the given cells have no completion, when that is clear before any search.
+    pub fn contradiction(&self) -> Option<&str> {
+        self.root.as_ref().err().map(String::as_str)
+    }
+
+    fn line_name(&self, l: usize) -> String {
+        let n = self.plan.n;
+        match l {
+            _ if l < n => format!("row {}", l + 1),
+            _ if l < 2 * n => format!("column {}", l - n + 1),
+            _ if l == 2 * n => "the main diagonal".to_owned(),
+            _ => "the other diagonal".to_owned(),
+        }
+    }
+
+    fn make_root(&self) -> Result<Box<Square>, String> {
+        let mut s = Box::new(Square {
+            step: 0,
+            vals: [0; 256],
+            used: [0; 4],
+            sum: [0; MAX_LINES],
+            left: [0; MAX_LINES],
+        });
+        for (l, cells) in self.plan.lines.iter().enumerate() {
+            s.left[l] = cells.len() as u8;
+        }
+        for (i, &v) in self.given.cells.iter().enumerate() {
+            if v == 0 {
+                continue;
+            }
+            s.vals[i] = v;
+            set(&mut s.used, v);
+            for (l, cells) in self.plan.lines.iter().enumerate() {
+                if cells.contains(&(i as u16)) {
+                    s.sum[l] += v as u32;
+                    s.left[l] -= 1;
+                }
+            }
+        }
+        let unused = self.unused(&s);
+        for l in 0..self.plan.lines.len() {
+            if !self.line_feasible(&s, l, &unused) {
+                let m = self.plan.magic_sum;
+                return Err(if s.left[l] == 0 {
+                    format!(
+                        "{} is full and sums to {}, not {m}",
+                        self.line_name(l),
+                        s.sum[l]
+                    )
+                } else {
+                    format!(
+                        "{} sums to {} with {} empty cells: the unused numbers cannot make it {m}",
+                        self.line_name(l),
+                        s.sum[l],
+                        s.left[l]
+                    )
+                });
+            }
+        }
+        Ok(s)
+    }
+
+    /// Whether line `l` can still reach the magic sum.
+    #[inline]
+    fn line_feasible(&self, s: &Square, l: usize, unused: &Bits) -> bool {
+        let k = s.left[l] as usize;
+        let need = self.plan.magic_sum as i64 - s.sum[l] as i64;
+        if k == 0 {
+            return need == 0;
+        }
+        match (min_sum(unused, k), max_sum(unused, k)) {
+            (Some(lo), Some(hi)) => (lo as i64..=hi as i64).contains(&need),
+            _ => false,
+        }
+    }
+
+    #[inline]
+    fn unused(&self, s: &Square) -> Bits {
+        [
+            self.all[0] & !s.used[0],
+            self.all[1] & !s.used[1],
+            self.all[2] & !s.used[2],
+            self.all[3] & !s.used[3],
+        ]
+    }
+
+    /// The values step `step` may try, as an inclusive range (empty when lo > hi).
+    #[inline]
+    fn candidates(&self, s: &Square, step: &Step) -> (i64, i64) {
+        let m = self.plan.magic_sum as i64;
+        if let Some(l) = step.derive {
+            let v = m - s.sum[l as usize] as i64;
+            return (v, v);
+        }
+        let unused = self.unused(s);
+        let (mut lo, mut hi) = (1i64, (self.plan.n * self.plan.n) as i64);
+        for &l in &step.lines {
+            let l = l as usize;
+            let k = s.left[l] as usize; // this cell included
+            let need = m - s.sum[l] as i64;
+            if k == 1 {
+                lo = lo.max(need);
+                hi = hi.min(need);
+                continue;
+            }
+            match (min_sum(&unused, k - 1), max_sum(&unused, k - 1)) {
+                (Some(small), Some(large)) => {
+                    lo = lo.max(need - large as i64);
+                    hi = hi.min(need - small as i64);
+                }
+                _ => return (1, 0),
+            }
+        }
+        (lo, hi)
+    }
+
+    /// Places `v` by `step` if the number is free, the order constraints
+    /// hold and every line through the cell stays feasible; undoes and
+    /// returns false otherwise.
+    #[inline]
+    fn place(&self, s: &mut Square, step: &Step, v: u16) -> bool {
+        let m = self.plan.magic_sum as i64;
+        let partnerless = |l: &u8| {
+            let partner = m - s.sum[*l as usize] as i64 - v as i64;
+            partner < 1
+                || partner > (self.plan.n * self.plan.n) as i64
+                || partner == v as i64
+                || is_set(&s.used, partner as u16)
+        };
+        if is_set(&s.used, v)
+            || step.pairs.iter().any(partnerless)
+            || step.above.iter().any(|&c| s.vals[c as usize] > v)
+            || step.below.iter().any(|&c| s.vals[c as usize] < v)
+        {
+            return false;
+        }
+        s.vals[step.cell as usize] = v;
+        set(&mut s.used, v);
+        for &l in &step.lines {
+            s.sum[l as usize] += v as u32;
+            s.left[l as usize] -= 1;
+        }
+        s.step += 1;
+        let unused = self.unused(s);
+        if step
+            .lines
+            .iter()
+            .all(|&l| self.line_feasible(s, l as usize, &unused))
+        {
+            return true;
+        }
+        self.undo(s, step, v);
+        false
+    }
+
+    #[inline]
+    fn undo(&self, s: &mut Square, step: &Step, v: u16) {
+        s.step -= 1;
+        for &l in &step.lines {
+            s.sum[l as usize] -= v as u32;
+            s.left[l as usize] += 1;
+        }
+        clear(&mut s.used, v);
+        s.vals[step.cell as usize] = 0;
+    }
+
+    /// Counts, in place, the nodes and solutions strictly below `s`.
+    fn count_below(&self, s: &mut Square, total: &mut SubtreeCount) {
+        let depth = s.step as usize;
+        let steps = &self.plan.steps;
+        let Some(step) = steps.get(depth) else {
+            return;
+        };
+        let (lo, hi) = self.candidates(s, step);
+        if lo > hi {
+            return;
+        }
+        let last = depth + 1 == steps.len();
+        for v in lo..=hi {
+            if self.place(s, step, v as u16) {
+                total.nodes += 1;
+                if last {
+                    total.solutions += 1;
+                } else {
+                    self.count_below(s, total);
+                }
+                self.undo(s, step, v as u16);
+            }
+        }
+    }
+
+    /// The values of a finished square, row-major.
+    pub fn values(&self, s: &Square) -> Vec<u16> {
+        s.vals[..self.plan.n * self.plan.n].to_vec()
+    }
+}
+
+#[inline]
+fn set(b: &mut Bits, v: u16) {
+    let i = v as usize - 1;
+    b[i / 64] |= 1 << (i % 64);
+}
+
+#[inline]
+fn clear(b: &mut Bits, v: u16) {
+    let i = v as usize - 1;
+    b[i / 64] &= !(1 << (i % 64));
+}
+
+#[inline]
+fn is_set(b: &Bits, v: u16) -> bool {
+    let i = v as usize - 1;
+    b[i / 64] >> (i % 64) & 1 == 1
+}
+
+/// The sum of the `k` smallest numbers in `b`, if it holds `k`.
+#[inline]
+fn min_sum(b: &Bits, k: usize) -> Option<u32> {
+    let mut sum = 0;
+    let mut k = k;
+    for (w, &word) in b.iter().enumerate() {
+        let mut word = word;
+        while word != 0 {
+            if k == 0 {
+                return Some(sum);
+            }
+            sum += (w * 64) as u32 + word.trailing_zeros() + 1;
+            word &= word - 1;
+            k -= 1;
+        }
+    }
+    (k == 0).then_some(sum)
+}
+
+/// The sum of the `k` largest numbers in `b`, if it holds `k`.
+#[inline]
+fn max_sum(b: &Bits, k: usize) -> Option<u32> {
+    let mut sum = 0;
+    let mut k = k;
+    for (w, &word) in b.iter().enumerate().rev() {
+        let mut word = word;
+        while word != 0 {
+            if k == 0 {
+                return Some(sum);
+            }
+            let top = 63 - word.leading_zeros();
+            sum += (w * 64) as u32 + top + 1;
+            word &= !(1 << top);
+            k -= 1;
+        }
+    }
+    (k == 0).then_some(sum)
+}
+
+impl Problem for Magic {
+    type Node = Option<Box<Square>>;
+
+    fn name(&self) -> &'static str {
+        "magic"
+    }
+
+    fn instance(&self) -> String {
+        let n = self.plan.n;
+        let mut s = format!("{} ({n}x{n}", self.name);
+        if self.distinct {
+            s.push_str(", distinct");
+        }
+        s.push(')');
+        s
+    }
+
+    fn root(&self) -> Self::Node {
+        self.root.as_ref().ok().cloned()
+    }
+
+    fn children(&self, node: &Self::Node, out: &mut Vec<Self::Node>) {
+        let Some(s) = node else { return };
+        let Some(step) = self.plan.steps.get(s.step as usize) else {
+            return;
+        };
+        let (lo, hi) = self.candidates(s, step);
+        if lo > hi {
+            return;
+        }
+        // Middle values first: they leave every line through the cell the
+        // most room, which finds a first square of a large empty order far
+        // sooner (counts do not depend on the order).
+        let mid = (lo + hi) / 2;
+        let mut child = s.clone();
+        for d in 0..=(hi - lo) {
+            let v = if d % 2 == 0 {
+                mid - d / 2
+            } else {
+                mid + d / 2 + 1
+            };
+            if v < lo || v > hi {
+                continue;
+            }
+            if self.place(&mut child, step, v as u16) {
+                out.push(Some(child.clone()));
+                self.undo(&mut child, step, v as u16);
+            }
+        }
+    }
+
+    fn solution_weight(&self, node: &Self::Node) -> u64 {
+        node.as_ref()
+            .is_some_and(|s| s.step as usize == self.plan.steps.len()) as u64
+    }
+
+    fn render(&self, node: &Self::Node, out: &mut String) {
+        let Some(s) = node else { return };
+        let n = self.plan.n;
+        let width = (n * n).to_string().len();
+        for r in 0..n {
+            if r > 0 {
+                out.push('\n');
+            }
+            for c in 0..n {
+                if c > 0 {
+                    out.push(' ');
+                }
+                out.push_str(&format!("{:>width$}", s.vals[r * n + c]));
+            }
+        }
+    }
+
+    /// Shallow enough that the in-place counter does nearly all the work,
+    /// deep enough to leave many subtrees for the workers: 4x4 hands over
+    /// after two cells (about 240 subtrees), larger squares after four
+    /// (about 300,000 for the empty 5x5).
+    fn count_cutoff(&self) -> Option<usize> {
+        let depth = match self.plan.n {
+            0..=3 => return None,
+            4 => 2,
+            _ => 4,
+        };
+        Some(depth.min(self.plan.steps.len()))
+    }
+
+    fn count_subtree(&self, node: &Self::Node) -> SubtreeCount {
+        let mut total = SubtreeCount {
+            nodes: 1,
+            solutions: self.solution_weight(node),
+        };
+        if let Some(s) = node {
+            let mut s = s.clone();
+            self.count_below(&mut s, &mut total);
+        }
+        total
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::{Mode, sequential};
+
+    fn count(given: Given, distinct: bool) -> u64 {
+        let m = Magic::new(given, "t", distinct).unwrap();
+        sequential(&m, Mode::Count).0.solutions
+    }
+
+    #[test]
+    fn small_orders() {
+        assert_eq!(count(Given::empty(1).unwrap(), false), 1);
+        assert_eq!(count(Given::empty(2).unwrap(), false), 0);
+        assert_eq!(count(Given::empty(3).unwrap(), false), 8);
+        assert_eq!(count(Given::empty(3).unwrap(), true), 1);
+    }
+
+    #[test]
+    fn four_by_four_counts_and_symmetry() {
+        assert_eq!(count(Given::empty(4).unwrap(), false), 7040);
+        assert_eq!(count(Given::empty(4).unwrap(), true), 880);
+    }
+
+    #[test]
+    fn sums_and_bits() {
+        let mut b = [0u64; 4];
+        for v in [3, 5, 64, 65, 200] {
+            set(&mut b, v);
+        }
+        assert_eq!(min_sum(&b, 2), Some(8));
+        assert_eq!(max_sum(&b, 2), Some(265));
+        assert_eq!(min_sum(&b, 5), Some(337));
+        assert_eq!(min_sum(&b, 6), None);
+        assert_eq!(max_sum(&b, 0), Some(0));
+        clear(&mut b, 200);
+        assert!(!is_set(&b, 200) && is_set(&b, 65));
+    }
+
+    #[test]
+    fn contradictions_are_explained() {
+        let g = Given::parse("1 2 3 4\n-1 -1 -1 -1\n-1 -1 -1 -1\n-1 -1 -1 -1", "t").unwrap();
+        let m = Magic::new(g, "t", false).unwrap();
+        assert_eq!(
+            m.contradiction(),
+            Some("row 1 is full and sums to 10, not 34")
+        );
+        assert_eq!(sequential(&m, Mode::Count).0.solutions, 0);
+        let g = Given::parse("16 15 14 -1\n-1 -1 -1 -1\n-1 -1 -1 -1\n-1 -1 -1 -1", "t").unwrap();
+        assert!(
+            Magic::new(g, "t", false)
+                .unwrap()
+                .contradiction()
+                .unwrap()
+                .contains("row 1 sums to 45")
+        );
+        assert!(Magic::new(Given::parse("1 -1\n-1 -1", "t").unwrap(), "t", true).is_err());
+    }
+}
