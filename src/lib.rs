@@ -3,8 +3,10 @@
 //! - [`engine`]: problem-agnostic search (sequential walk, per-rank work-stealing pool);
 //! - [`cluster`]: ranks in an extended star (the only MPI code);
 //! - [`problems`]: the puzzles;
-//! - [`cli`]: the command line.
+//! - [`cli`]: the command line;
+//! - [`bench`]: helpers of the benchmark programs.
 
+pub mod bench;
 pub mod cli;
 pub mod cluster;
 pub mod engine;

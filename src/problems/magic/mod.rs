@@ -172,6 +172,11 @@ impl Magic {
         if k == 0 {
             return need == 0;
         }
+        if k >= 3 {
+            let n2 = (self.plan.n * self.plan.n) as i64;
+            let k = k as i64;
+            return need >= k * (k + 1) / 2 && need <= k * (2 * n2 - k + 1) / 2;
+        }
         match (min_sum(unused, k), max_sum(unused, k)) {
             (Some(lo), Some(hi)) => (lo as i64..=hi as i64).contains(&need),
             _ => false,
@@ -198,7 +203,7 @@ impl Magic {
         }
         let unused = self.unused(s);
         let (mut lo, mut hi) = (1i64, (self.plan.n * self.plan.n) as i64);
-        for &l in &step.lines {
+        for &l in step.lines.as_slice() {
             let l = l as usize;
             let k = s.left[l] as usize; // this cell included
             let need = m - s.sum[l] as i64;
@@ -232,7 +237,7 @@ impl Magic {
                 || is_set(&s.used, partner as u16)
         };
         if is_set(&s.used, v)
-            || step.pairs.iter().any(partnerless)
+            || step.pairs.as_slice().iter().any(partnerless)
             || step.above.iter().any(|&c| s.vals[c as usize] > v)
             || step.below.iter().any(|&c| s.vals[c as usize] < v)
         {
@@ -240,7 +245,7 @@ impl Magic {
         }
         s.vals[step.cell as usize] = v;
         set(&mut s.used, v);
-        for &l in &step.lines {
+        for &l in step.lines.as_slice() {
             s.sum[l as usize] += v as u32;
             s.left[l as usize] -= 1;
         }
@@ -248,6 +253,7 @@ impl Magic {
         let unused = self.unused(s);
         if step
             .lines
+            .as_slice()
             .iter()
             .all(|&l| self.line_feasible(s, l as usize, &unused))
         {
@@ -260,7 +266,7 @@ impl Magic {
     #[inline]
     fn undo(&self, s: &mut Square, step: &Step, v: u16) {
         s.step -= 1;
-        for &l in &step.lines {
+        for &l in step.lines.as_slice() {
             s.sum[l as usize] -= v as u32;
             s.left[l as usize] += 1;
         }

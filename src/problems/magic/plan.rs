@@ -15,6 +15,29 @@ use super::square::Given;
 /// The most lines: n rows, n columns, two diagonals.
 pub const MAX_LINES: usize = 2 * super::square::MAX_N + 2;
 
+/// Up to four lines (those through one cell), inline for the hot loop.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct LineSet {
+    ids: [u8; 4],
+    len: u8,
+}
+
+impl LineSet {
+    pub fn from_slice(lines: &[u8]) -> LineSet {
+        let mut set = LineSet::default();
+        for &l in lines {
+            set.ids[set.len as usize] = l;
+            set.len += 1;
+        }
+        set
+    }
+
+    #[inline]
+    pub fn as_slice(&self) -> &[u8] {
+        &self.ids[..self.len as usize]
+    }
+}
+
 /// One placement of the search.
 #[derive(Debug, Clone)]
 pub struct Step {
@@ -22,11 +45,11 @@ pub struct Step {
     /// The line whose sum decides this cell, or `None`: try every value.
     pub derive: Option<u8>,
     /// Lines through the cell (1 to 4).
-    pub lines: Vec<u8>,
+    pub lines: LineSet,
     /// Lines through the cell with exactly one other empty cell at this
     /// step: a value v is only worth trying if the line's remaining sum
     /// minus v is an unused number (the partner the next cell must take).
-    pub pairs: Vec<u8>,
+    pub pairs: LineSet,
     /// Cells already placed whose values must be smaller than this one's.
     pub above: Vec<u16>,
     /// Cells already placed whose values must be larger than this one's.
@@ -96,7 +119,7 @@ impl Plan {
                         .filter(|&&c| !placed[c as usize])
                         .count()
                 };
-                let pairs = if derive.is_none() {
+                let pairs: Vec<u8> = if derive.is_none() {
                     through.iter().copied().filter(|&l| empty(l) == 2).collect()
                 } else {
                     Vec::new()
@@ -105,8 +128,8 @@ impl Plan {
                 Step {
                     cell,
                     derive,
-                    lines: through,
-                    pairs,
+                    lines: LineSet::from_slice(&through),
+                    pairs: LineSet::from_slice(&pairs),
                     above: less
                         .iter()
                         .filter(|&&(a, b)| b == cell && placed[a as usize] && a != cell)
