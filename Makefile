@@ -50,18 +50,26 @@ test: lint
 	$(CARGO) test --release --lib --bins --tests
 
 HITORI_SEED := $(shell ls examples/hitori/seed/*.txt | tr '\n' ',' | sed 's/,$$//')
+MAGIC_FILES := examples/magic/seed_4x4_br15.txt,examples/magic/empty_4x4.txt,examples/magic/5x5_diag_sample00.txt,examples/magic/5x5_row_1_2_13_24_25.txt,examples/magic/5x5_siamese_13blank.txt
 BENCH := $(CARGO) run --release --bin hysolve-bench --
 
 # Medians of several runs side by side, appended to CSVs in bench-results/:
 # N-Queens 14..17 and Hitori (every seed grid and the generated 50x50 and
 # 100x100 in unique mode; the open 16x16 grid's 2,358,720 shadings counted)
-# in 1x1, 1x2 and 2x1.
+# in 1x1, 1x2 and 2x1; Hitori generation times; magic squares (the seed's
+# 4x4 benchmark, the empty 4x4, the 5x5 instances) and the projection of the
+# full 5x5 count from a sample of its slices (magic5-projection).
 bench: build
 	$(BENCH) --reps 3 --out bench-results/queens.csv
 	$(BENCH) --reps 5 --configs 1x1,2x1 --out bench-results/hitori.csv \
 	  --problem "--mode unique hitori {}" --values $(HITORI_SEED),examples/hitori/gen-50x50.txt,examples/hitori/gen-100x100.txt
 	$(BENCH) --reps 3 --out bench-results/hitori.csv \
 	  --problem "--mode count hitori {}" --values examples/hitori/open-16x16.txt
+	$(BENCH) --reps 3 --configs 1x1 --out bench-results/hitori-generate.csv \
+	  --problem "generate hitori --size {} --seed 1" --values 25,50,100,200
+	$(BENCH) --reps 5 --out bench-results/magic.csv --problem "magic {}" \
+	  --values $(MAGIC_FILES)
+	$(CARGO) run --release --bin magic5-projection -- --samples 24
 
 clean:
 	$(CARGO) clean

@@ -289,13 +289,26 @@ fn generate(what: GenerateCmd, g: &Global) -> Result<(), CliError> {
         }
         None => print!("{}", puzzle.grid.to_text()),
     }
+    let elapsed = started.elapsed().as_secs_f64();
     if !g.quiet {
         eprintln!(
-            "generated a {rows}x{cols} Hitori with one solution (seed {seed}) in {:.3} s: {} second solutions ruled out, {} restarts",
-            started.elapsed().as_secs_f64(),
-            puzzle.repairs,
-            puzzle.restarts
+            "generated a {rows}x{cols} Hitori with one solution (seed {seed}) in {elapsed:.3} s: {} second solutions ruled out, {} restarts",
+            puzzle.repairs, puzzle.restarts
         );
+    }
+    if g.json {
+        // The fields hysolve-bench reads, so that generation can be benchmarked too.
+        let v = serde_json::json!({
+            "problem": "generate hitori",
+            "instance": format!("{rows}x{cols} seed {seed}"),
+            "wall_s": elapsed,
+            "prepare_s": 0.0,
+            "solutions": 1,
+            "nodes": puzzle.repairs,
+            "repairs": puzzle.repairs,
+            "restarts": puzzle.restarts,
+        });
+        println!("{v}");
     }
     Ok(())
 }
