@@ -58,7 +58,8 @@ BENCH := $(CARGO) run --release --bin hysolve-bench --
 # 100x100 in unique mode; the open 16x16 grid's 2,358,720 shadings counted)
 # in 1x1, 1x2 and 2x1; Hitori generation times; magic squares (the seed's
 # 4x4 benchmark, the empty 4x4, the 5x5 instances) and the projection of the
-# full 5x5 count from a sample of its slices (magic5-projection).
+# full 5x5 count from a sample of its slices (magic5-projection); packing
+# (IQ Fit 11x5 counted and written out, Soma, pentominoes 6x10, Bedlam).
 bench: build
 	$(BENCH) --reps 3 --out bench-results/queens.csv
 	$(BENCH) --reps 5 --configs 1x1,2x1 --out bench-results/hitori.csv \
@@ -69,7 +70,12 @@ bench: build
 	  --problem "generate hitori --size {} --seed 1" --values 25,50,100,200
 	$(BENCH) --reps 5 --out bench-results/magic.csv --problem "magic {}" \
 	  --values $(MAGIC_FILES)
-	$(CARGO) run --release --bin magic5-projection -- --samples 24
+	$(CARGO) run --release --bin magic5-projection -- --samples 48
+	$(BENCH) --reps 3 --out bench-results/pack.csv --problem "pack --pieces {}" \
+	  --values "iqfit --board 11x5","soma --board 3x3x3","pentominoes --board 10x6"
+	$(BENCH) --reps 3 --out bench-results/pack.csv \
+	  --problem "--mode all --out /tmp/hysolve-iqfit.txt pack --pieces iqfit --board {}" --values 11x5
+	$(BENCH) --reps 1 --out bench-results/pack.csv --problem "pack --distinct --pieces bedlam --board {}" --values 4x4x4
 
 clean:
 	$(CARGO) clean

@@ -368,3 +368,102 @@ fn magic_modes_and_distinct() {
     )
     .unwrap();
 }
+
+#[test]
+fn pack_bad_input_and_limits() {
+    let dir = tempfile::tempdir().unwrap();
+    assert_one_line_error(
+        &["pack", "--pieces", "hexominoes", "--board", "6x10"],
+        "hexominoes: no such piece set (built-in: iqfit",
+    );
+    assert_one_line_error(
+        &["pack", "--pieces", "pentominoes", "--board", "6by10"],
+        "--board '6by10': expected WxH or WxHxD",
+    );
+    assert_one_line_error(
+        &["pack", "--pieces", "pentominoes", "--board", "8x8"],
+        "has 64 cells but the pieces of pentominoes cover 60",
+    );
+    assert_one_line_error(&["pack", "--pieces", "pentominoes"], "--board");
+    let pieces = write_temp(&dir, "bad.pieces", "# two\nA 0,0 1,0\nB 0,0 q,1\n");
+    assert_one_line_error(
+        &["pack", "--pieces", &pieces, "--board", "2x2"],
+        &format!("{pieces}:3:7: cell 'q,1'"),
+    );
+    let fig = write_temp(&dir, "bad.fig", "##\n#?\n");
+    assert_one_line_error(
+        &["pack", "--pieces", "soma", "--figure", &fig],
+        &format!("{fig}:2:2: unexpected '?'"),
+    );
+    assert_one_line_error(
+        &[
+            "pack",
+            "--pieces",
+            "soma",
+            "--figure",
+            "/nonexistent/castle.fig",
+        ],
+        "/nonexistent/castle.fig: no such file",
+    );
+    assert_one_line_error(
+        &[
+            "--limit", "3", "pack", "--pieces", "soma", "--board", "3x3x3",
+        ],
+        "--limit stops after N solutions",
+    );
+    assert_one_line_error(&["--limit", "0", "--mode", "all", "queens", "6"], "--limit");
+
+    // --limit: exactly N solutions written, in 2D rows of letters and 3D layers.
+    let out = dir.path().join("five.txt");
+    let v = json_of(&hysolve(&[
+        "--mode",
+        "all",
+        "--limit",
+        "5",
+        "--out",
+        out.to_str().unwrap(),
+        "pack",
+        "--pieces",
+        "iqfit",
+        "--board",
+        "11x5",
+        "--json",
+    ]));
+    assert_eq!(v["solutions"], 5);
+    let boards = read_solutions(&out);
+    assert_eq!(boards.len(), 5);
+    assert!(
+        boards
+            .iter()
+            .all(|b| b.lines().count() == 5 && b.lines().all(|l| l.len() == 11))
+    );
+    let out = dir.path().join("soma.txt");
+    let v = json_of(&hysolve(&[
+        "--mode",
+        "all",
+        "--limit",
+        "3",
+        "--out",
+        out.to_str().unwrap(),
+        "pack",
+        "--pieces",
+        "soma",
+        "--board",
+        "3x3x3",
+        "--json",
+    ]));
+    assert_eq!(v["solutions"], 3);
+    let cubes = read_solutions(&out);
+    assert_eq!(cubes.len(), 3);
+    assert!(
+        cubes
+            .iter()
+            .all(|b| b.lines().count() == 3 && b.lines().all(|l| l.len() == 11)),
+        "{cubes:?}"
+    );
+    let steps = concat!(env!("CARGO_MANIFEST_DIR"), "/examples/packing/steps.fig");
+    let v = json_of(&hysolve(&[
+        "--mode", "first", "pack", "--pieces", "soma", "--figure", steps, "--json",
+    ]));
+    assert_eq!(v["solutions"], 1);
+}

@@ -19,6 +19,7 @@ fn config(mode: Mode, threads: usize, prefixes_per_worker: usize) -> RunConfig {
         prefixes_per_worker,
         started: Instant::now(),
         progress: false,
+        limit: None,
     }
 }
 

@@ -39,6 +39,7 @@ fn run(h: &Arc<Hitori>, mode: Mode, ranks: usize, threads: usize) -> (Outcome, V
         prefixes_per_worker: 4,
         started: Instant::now(),
         progress: false,
+        limit: None,
     };
     let mut sink = Vec::new();
     let outcome = run_threaded(h.clone(), &config, ranks, &mut sink).unwrap();

@@ -24,6 +24,7 @@ fn run(m: &Arc<Magic>, mode: Mode, ranks: usize, threads: usize) -> (Outcome, Ve
         prefixes_per_worker: 4,
         started: Instant::now(),
         progress: false,
+        limit: None,
     };
     let mut sink = Vec::new();
     let outcome = run_threaded(m.clone(), &config, ranks, &mut sink).unwrap();

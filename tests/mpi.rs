@@ -224,3 +224,36 @@ fn magic_over_mpi_in_every_configuration() {
         assert_eq!(v["solutions"], 880, "distinct 4x4 in {what}");
     }
 }
+
+#[test]
+fn packing_over_mpi_in_every_configuration() {
+    for (ranks, threads) in CONFIGS {
+        let what = format!("{ranks}x{threads}");
+        for (args, count) in [
+            (
+                vec!["pack", "--pieces", "pentominoes", "--board", "12x5"],
+                4040,
+            ),
+            (
+                vec![
+                    "pack",
+                    "--pieces",
+                    "pentominoes",
+                    "--board",
+                    "10x6",
+                    "--distinct",
+                ],
+                2339,
+            ),
+            (
+                vec!["pack", "--pieces", "soma", "--board", "3x3x3", "--distinct"],
+                240,
+            ),
+        ] {
+            let mut args = args.clone();
+            args.extend(["--json", "--quiet"]);
+            let v = json_of(&mpirun(ranks, threads, &args));
+            assert_eq!(v["solutions"], count, "{args:?} in {what}");
+        }
+    }
+}

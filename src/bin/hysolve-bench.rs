@@ -28,8 +28,8 @@ struct Opts {
     /// CSV to write (appended to if it exists)
     #[arg(long, default_value = "bench-results/queens.csv")]
     out: PathBuf,
-    /// The problem and its arguments, as given to hysolve; `{}` in one of
-    /// them is replaced by each value of --values
+    /// The problem and its arguments, as given to hysolve; `{}` is replaced
+    /// by each value of --values (which may hold several words)
     #[arg(long, default_value = "queens {}", allow_hyphen_values = true)]
     problem: String,
     /// Values substituted for `{}` in --problem
@@ -74,10 +74,12 @@ fn bench(opts: &Opts) -> Result<(), String> {
         .map_err(|e| e.to_string())?;
     }
     for value in &opts.values {
+        // Substituted first: a value may hold several words ("iqfit --board 11x5").
         let problem: Vec<String> = opts
             .problem
+            .replace("{}", value)
             .split_whitespace()
-            .map(|w| w.replace("{}", value))
+            .map(str::to_owned)
             .collect();
         let cmds: Vec<Vec<String>> = configs
             .iter()

@@ -10,6 +10,9 @@ use crate::engine::{Mode, Problem};
 use crate::problems::hitori::{self, Hitori};
 use crate::problems::magic::Magic;
 use crate::problems::magic::square::{Given, MAX_N as MAGIC_MAX_N};
+use crate::problems::pack::figure::Figure;
+use crate::problems::pack::pieces::PieceSet;
+use crate::problems::pack::{Layout, Pack};
 use crate::problems::queens::Queens;
 use crate::problems::synthetic::Synthetic;
 use clap::{Args, Parser, Subcommand};
@@ -45,6 +48,9 @@ pub struct Global {
     /// Write solutions to FILE (all: every solution; first/unique: those found)
     #[arg(long, global = true, value_name = "FILE")]
     pub out: Option<PathBuf>,
+    /// Stop after N solutions (modes all, first and unique)
+    #[arg(long, global = true, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    pub limit: Option<u64>,
     /// Print one JSON object as the last line of stdout
     #[arg(long, global = true)]
     pub json: bool,
@@ -85,6 +91,21 @@ pub enum ProblemCmd {
         #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=MAGIC_MAX_N as i64))]
         empty: Option<u32>,
         /// Count squares up to rotation and reflection (empty squares only)
+        #[arg(long)]
+        distinct: bool,
+    },
+    /// Pack a figure with a set of pieces, each used once
+    Pack {
+        /// The pieces: iqfit, pentominoes, soma, double-soma, bedlam, or a .pieces file
+        #[arg(long)]
+        pieces: String,
+        /// A box to fill: WxH or WxHxD
+        #[arg(long, required_unless_present = "figure", conflicts_with = "figure")]
+        board: Option<String>,
+        /// A figure: a built-in name (8x8-hole) or a figure file
+        #[arg(long)]
+        figure: Option<String>,
+        /// Count solutions up to the symmetries of the figure that map the piece set onto itself
         #[arg(long)]
         distinct: bool,
     },
@@ -156,14 +177,15 @@ pub fn main() -> ExitCode {
     }
 }
 
-/// The first non-empty line of clap's message, which says what was wrong.
+/// The first non-empty line of clap's message, which says what was wrong,
+/// with the line after it when it ends in a colon (the missing argument).
 fn first_line(message: &str) -> String {
-    message
-        .lines()
-        .map(str::trim)
-        .find(|l| !l.is_empty())
-        .unwrap_or("invalid command line")
-        .to_string()
+    let mut lines = message.lines().map(str::trim).filter(|l| !l.is_empty());
+    let first = lines.next().unwrap_or("invalid command line");
+    match (first.strip_suffix(':'), lines.next()) {
+        (Some(head), Some(next)) => format!("{head}: {next}"),
+        _ => first.to_string(),
+    }
 }
 
 fn init_logging() {
@@ -204,6 +226,50 @@ pub fn run(cli: Cli) -> Result<(), CliError> {
             solve(problem, g, g.mode.unwrap_or(Mode::First), input)
         }
         ProblemCmd::Generate(what) => generate(what, g),
+        ProblemCmd::Pack {
+            pieces,
+            board,
+            figure,
+            distinct,
+        } => {
+            let set = PieceSet::load(&pieces).map_err(|e| CliError::Input(e.to_string()))?;
+            let figure = match (board, figure) {
+                (Some(spec), _) => Figure::parse_box(&spec).map_err(CliError::Input)?,
+                (None, Some(spec)) => {
+                    Figure::load(&spec).map_err(|e| CliError::Input(e.to_string()))?
+                }
+                (None, None) => unreachable!("clap requires --board or --figure"),
+            };
+            let layout =
+                Layout::new(set, figure).map_err(|e| CliError::Input(format!("pack: {e}")))?;
+            let mode = g.mode.unwrap_or(Mode::Count);
+            match layout.words() {
+                1 => solve(
+                    Pack::<1>::new(layout, distinct).map_err(CliError::Input)?,
+                    g,
+                    mode,
+                    input,
+                ),
+                2 => solve(
+                    Pack::<2>::new(layout, distinct).map_err(CliError::Input)?,
+                    g,
+                    mode,
+                    input,
+                ),
+                3 | 4 => solve(
+                    Pack::<4>::new(layout, distinct).map_err(CliError::Input)?,
+                    g,
+                    mode,
+                    input,
+                ),
+                _ => solve(
+                    Pack::<8>::new(layout, distinct).map_err(CliError::Input)?,
+                    g,
+                    mode,
+                    input,
+                ),
+            }
+        }
         ProblemCmd::Magic {
             file,
             empty,
@@ -239,7 +305,10 @@ fn run_counting(problem: ProblemCmd, g: &Global, input: Instant) -> Result<(), C
             problem.validate().map_err(CliError::Input)?;
             solve(problem, g, mode, input)
         }
-        ProblemCmd::Hitori { .. } | ProblemCmd::Generate(_) | ProblemCmd::Magic { .. } => {
+        ProblemCmd::Hitori { .. }
+        | ProblemCmd::Generate(_)
+        | ProblemCmd::Magic { .. }
+        | ProblemCmd::Pack { .. } => {
             unreachable!("handled by run")
         }
     }
@@ -374,6 +443,12 @@ impl Output {
 
 /// `input`: when reading the input began (reported apart from the search).
 fn solve<P: Problem>(problem: P, g: &Global, mode: Mode, input: Instant) -> Result<(), CliError> {
+    if g.limit.is_some() && mode == Mode::Count {
+        return Err(CliError::Input(
+            "--limit stops after N solutions found: use it with --mode all, first or unique"
+                .to_owned(),
+        ));
+    }
     let started = Instant::now();
     let prepare_s = (started - input).as_secs_f64();
     let config = RunConfig {
@@ -382,6 +457,7 @@ fn solve<P: Problem>(problem: P, g: &Global, mode: Mode, input: Instant) -> Resu
         prefixes_per_worker: g.prefixes_per_worker as usize,
         started,
         progress: !g.quiet && std::io::stderr().is_terminal(),
+        limit: g.limit,
     };
     let name = problem.name();
     let instance = problem.instance();

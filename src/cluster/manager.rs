@@ -25,6 +25,19 @@ pub struct RunConfig {
     pub started: Instant,
     /// Show a progress bar on stderr (master only, runs over a second).
     pub progress: bool,
+    /// Stop after this many solutions (modes that send solutions: all,
+    /// first, unique); `None`: as the mode says.
+    pub limit: Option<u64>,
+}
+
+impl RunConfig {
+    /// How many solutions end the search: the mode's own limit and `limit`, whichever is smaller.
+    pub fn stop_after(&self) -> Option<u64> {
+        match (self.mode.stop_after(), self.limit) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }
+    }
 }
 
 /// The answer, as the master knows it at the end.
@@ -105,7 +118,13 @@ pub fn run_rank<P: Problem, T: Transport>(
     let rank = transport.rank();
     let size = transport.size();
     let (tx, events) = unbounded();
-    let pool = RankPool::start(problem.clone(), config.mode, config.threads, tx);
+    let pool = RankPool::start(
+        problem.clone(),
+        config.mode,
+        config.stop_after(),
+        config.threads,
+        tx,
+    );
     let mut m = Manager {
         problem,
         config,
@@ -152,6 +171,8 @@ pub fn run_rank<P: Problem, T: Transport>(
     }
     if config.mode.stop_after().is_some() {
         solutions = m.found.len() as u64;
+    } else if config.mode == Mode::All && config.limit.is_some() {
+        solutions = m.written;
     }
     Ok(Some(Outcome {
         mode: config.mode,
@@ -173,7 +194,7 @@ impl<P: Problem, T: Transport> Manager<'_, P, T> {
         let (frontier, counted, found) = expand(&*self.problem, self.config.mode, target);
         self.expansion = counted;
         let initial = frontier.into_iter().map(|t| t.prefix).collect();
-        self.master = Some(Master::new(size, initial, self.config.mode.stop_after()));
+        self.master = Some(Master::new(size, initial, self.config.stop_after()));
         let mut out = Outbox::new();
         self.accept_solutions(found, &mut out)?;
         self.dispatch(out);

@@ -5,5 +5,6 @@
 pub mod hitori;
 pub mod input;
 pub mod magic;
+pub mod pack;
 pub mod queens;
 pub mod synthetic;

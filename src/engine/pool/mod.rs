@@ -59,10 +59,12 @@ pub struct RankPool<N: Send + 'static> {
 }
 
 impl<N: Clone + Send + 'static> RankPool<N> {
-    /// Starts `threads` workers on `problem`. They park until tasks arrive.
+    /// Starts `threads` workers on `problem`. They park until tasks arrive;
+    /// they stop on their own once `limit` solutions are found on this rank.
     pub fn start<P: Problem<Node = N>>(
         problem: Arc<P>,
         mode: Mode,
+        limit: Option<u64>,
         threads: usize,
         events: Sender<PoolEvent>,
     ) -> Self {
@@ -76,7 +78,7 @@ impl<N: Clone + Send + 'static> RankPool<N> {
             remote_wanted: AtomicBool::new(false),
             stop: AtomicBool::new(false),
             found: AtomicU64::new(0),
-            limit: mode.stop_after(),
+            limit,
             live_nodes: AtomicU64::new(0),
             live_solutions: AtomicU64::new(0),
             sleep: Sleep::default(),

@@ -1,0 +1,592 @@
+//! Packing: fill a figure with a set of pieces, each used once, rotated (and
+//! turned over where the set allows).
+//!
+//! Data first. The figure lives in its bounding box, cell (x, y, z) at index
+//! x + w(y + h z) of a `W`-word bitboard. A *placement* is one piece in one
+//! orientation at one position, as a bitboard, listed under its lowest cell.
+//! A node holds the empty cells, how many copies of each kind of piece are
+//! left, and the placements made.
+//!
+//! The loop: the lowest empty cell must be covered by a placement whose
+//! lowest cell it is (every cell below it is full), so a node's children are
+//! the placements listed under that cell that fit the empty cells and whose
+//! piece is left. In 3D the search branches instead on the empty cell with
+//! the fewest placements that fit (none: a dead end). A child survives only if every empty region the new piece
+//! touches can still be filled: at least as large as the smallest piece
+//! left, and a multiple of the greatest common divisor of the sizes left.
+//! Counting below a cut-off runs in place, with no allocation.
+//!
+//! `--distinct` counts solutions up to the figure's symmetries that map the
+//! piece set onto itself ([`symmetry`]), exactly, by restricting one piece to
+//! one placement per orbit.
+
+pub mod bits;
+pub mod figure;
+pub mod geometry;
+pub mod pieces;
+pub mod symmetry;
+pub mod verify;
+
+use crate::engine::{Problem, SubtreeCount};
+use bits::Bits;
+use figure::Figure;
+use pieces::{MAX_KINDS, MAX_PIECES, PieceSet};
+use std::collections::HashMap;
+
+/// A partial packing.
+#[derive(Debug, Clone)]
+pub struct Packing<const W: usize> {
+    empty: Bits<W>,
+    left: [u8; MAX_KINDS],
+    placed: [u32; MAX_PIECES],
+    count: u8,
+}
+
+/// The prepared instance, independent of the board size.
+#[derive(Debug, Clone)]
+pub struct Layout {
+    pub set: PieceSet,
+    /// The figure as the search sees it: axes reordered so the first is the
+    /// shortest (the lowest-empty-cell scan then runs along the short side,
+    /// which keeps the frontier narrow: 6x10 pentominoes visit five times
+    /// fewer nodes scanned along the 6 than along the 10).
+    pub figure: Figure,
+    /// The figure as given, in which solutions are written.
+    pub shown: Figure,
+    /// Index in `figure` of each cell of `shown`.
+    pub to_search: Vec<usize>,
+    /// One character per kind for solution files.
+    pub labels: Vec<char>,
+    /// Every placement: its kind and its cells (box indices, ascending).
+    pub placements: Vec<(u8, Vec<usize>)>,
+}
+
+impl Layout {
+    /// Checks that the pieces can cover the figure and lists every placement.
+    pub fn new(set: PieceSet, shown: Figure) -> Result<Layout, String> {
+        let figure = &shown;
+        let (need, have) = (figure.cells(), set.cells());
+        if need != have {
+            return Err(format!(
+                "the figure {} has {need} cells but the pieces of {} cover {have}",
+                figure.name, set.name
+            ));
+        }
+        if figure.d > 1 && !set.three_d {
+            return Err(format!(
+                "the figure {} is three-dimensional but the pieces of {} are flat",
+                figure.name, set.name
+            ));
+        }
+        let firsts: Vec<char> = set
+            .kinds
+            .iter()
+            .map(|k| k.name.chars().next().unwrap_or('?'))
+            .collect();
+        let unique = (0..firsts.len()).all(|i| !firsts[..i].contains(&firsts[i]));
+        let labels = if unique {
+            firsts
+        } else {
+            (0..set.kinds.len())
+                .map(|i| (b'A' + (i % 26) as u8) as char)
+                .collect()
+        };
+        // Axis k of the search is axis order[k] of the figure as given; flat
+        // pieces keep the z axis last.
+        let dims = [figure.w, figure.h, figure.d];
+        let mut order = [0usize, 1, 2];
+        if set.three_d {
+            order.sort_by_key(|&a| dims[a]);
+        } else if figure.w > figure.h {
+            order = [1, 0, 2];
+        }
+        let [w, h, d] = order.map(|a| dims[a]);
+        let mut inner = Figure {
+            name: figure.name.clone(),
+            w,
+            h,
+            d,
+            filled: vec![false; w * h * d],
+        };
+        let mut to_search = vec![0; figure.filled.len()];
+        for (i, &filled) in figure.filled.iter().enumerate() {
+            let c = figure.coords(i);
+            let j = inner
+                .index(c[order[0]], c[order[1]], c[order[2]])
+                .expect("same box");
+            inner.filled[j] = filled;
+            to_search[i] = j;
+        }
+        let figure = inner;
+        let mut placements = Vec::new();
+        for (k, kind) in set.kinds.iter().enumerate() {
+            for shape in geometry::orientations(&kind.cells, set.three_d) {
+                let ext = [0, 1, 2].map(|a| shape.iter().map(|c| c[a]).max().unwrap_or(0));
+                for z in 0..figure.d as i32 - ext[2] {
+                    for y in 0..figure.h as i32 - ext[1] {
+                        for x in 0..figure.w as i32 - ext[0] {
+                            let cells: Option<Vec<usize>> = shape
+                                .iter()
+                                .map(|c| {
+                                    figure
+                                        .index(c[0] + x, c[1] + y, c[2] + z)
+                                        .filter(|&i| figure.filled[i])
+                                })
+                                .collect();
+                            if let Some(mut cells) = cells {
+                                cells.sort_unstable();
+                                placements.push((k as u8, cells));
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        Ok(Layout {
+            set,
+            figure,
+            shown,
+            to_search,
+            labels,
+            placements,
+        })
+    }
+
+    /// Board words needed for the figure's bounding box.
+    pub fn words(&self) -> usize {
+        (self.figure.w * self.figure.h * self.figure.d).div_ceil(64)
+    }
+}
+
+/// A packing instance on a board of `W` words.
+#[derive(Debug, Clone)]
+pub struct Pack<const W: usize> {
+    layout: Layout,
+    distinct: bool,
+    masks: Vec<Bits<W>>,
+    kind_of: Vec<u8>,
+    /// Placements by their lowest cell.
+    by_first: Vec<Vec<u32>>,
+    /// Placements by every cell they cover.
+    covers: Vec<Vec<u32>>,
+    /// Branch on the empty cell with fewest fitting placements instead of
+    /// the lowest one (3D figures: it costs a scan per node, but cuts the
+    /// tree by orders of magnitude where pockets of the wrong shape abound).
+    fewest: bool,
+    /// Which placements the symmetry breaking keeps (all without --distinct).
+    allowed: Vec<bool>,
+    /// For a kept placement of the restricted piece that some symmetries fix:
+    /// those symmetries, against which a solution through it must be minimal.
+    fixers: HashMap<u32, Vec<usize>>,
+    /// The restricted piece's kind, if any.
+    restricted: Option<u8>,
+    /// Symmetries every solution is checked against when no piece could be restricted.
+    leaf_group: Vec<usize>,
+    /// `images[s][p]`: the placement symmetry `s` maps placement `p` to.
+    images: Vec<Vec<u32>>,
+    sizes: Vec<u32>,
+    edges: Edges<W>,
+    root: Option<Packing<W>>,
+}
+
+/// Masks for growing regions: cells that have a neighbour in each direction.
+#[derive(Debug, Clone)]
+struct Edges<const W: usize> {
+    not_right: Bits<W>,
+    not_left: Bits<W>,
+    not_bottom: Bits<W>,
+    not_top: Bits<W>,
+    not_back: Bits<W>,
+    not_front: Bits<W>,
+    w: usize,
+    wh: usize,
+}
+
+impl<const W: usize> Edges<W> {
+    fn new(f: &Figure) -> Self {
+        let mut e = Edges {
+            not_right: bits::zero(),
+            not_left: bits::zero(),
+            not_bottom: bits::zero(),
+            not_top: bits::zero(),
+            not_back: bits::zero(),
+            not_front: bits::zero(),
+            w: f.w,
+            wh: f.w * f.h,
+        };
+        for i in 0..f.w * f.h * f.d {
+            let [x, y, z] = f.coords(i);
+            let put = |m: &mut Bits<W>, ok: bool| {
+                if ok {
+                    bits::set(m, i)
+                }
+            };
+            put(&mut e.not_right, (x as usize) + 1 < f.w);
+            put(&mut e.not_left, x > 0);
+            put(&mut e.not_bottom, (y as usize) + 1 < f.h);
+            put(&mut e.not_top, y > 0);
+            put(&mut e.not_back, (z as usize) + 1 < f.d);
+            put(&mut e.not_front, z > 0);
+        }
+        e
+    }
+
+    /// `s` and its face neighbours.
+    #[inline(always)]
+    fn grow(&self, s: &Bits<W>) -> Bits<W> {
+        let mut g = *s;
+        g = bits::or(&g, &bits::shl(&bits::and(s, &self.not_right), 1));
+        g = bits::or(&g, &bits::shr(&bits::and(s, &self.not_left), 1));
+        g = bits::or(&g, &bits::shl(&bits::and(s, &self.not_bottom), self.w));
+        g = bits::or(&g, &bits::shr(&bits::and(s, &self.not_top), self.w));
+        g = bits::or(&g, &bits::shl(&bits::and(s, &self.not_back), self.wh));
+        g = bits::or(&g, &bits::shr(&bits::and(s, &self.not_front), self.wh));
+        g
+    }
+}
+
+impl<const W: usize> Pack<W> {
+    /// Prepares the search; `W` must be `layout.words()` rounded up to a
+    /// supported size.
+    pub fn new(layout: Layout, distinct: bool) -> Result<Pack<W>, String> {
+        assert!(layout.words() <= W, "board too large for {W} words");
+        let f = &layout.figure;
+        let masks: Vec<Bits<W>> = layout
+            .placements
+            .iter()
+            .map(|(_, cells)| {
+                let mut m = bits::zero();
+                for &c in cells {
+                    bits::set(&mut m, c);
+                }
+                m
+            })
+            .collect();
+        let kind_of: Vec<u8> = layout.placements.iter().map(|(k, _)| *k).collect();
+        let mut by_first = vec![Vec::new(); f.w * f.h * f.d];
+        let mut covers = vec![Vec::new(); f.w * f.h * f.d];
+        for (p, (_, cells)) in layout.placements.iter().enumerate() {
+            by_first[cells[0]].push(p as u32);
+            for &c in cells {
+                covers[c].push(p as u32);
+            }
+        }
+        let fewest = f.d > 1;
+        let groups = symmetry::Breaking::new(&layout, distinct)?;
+        let mut empty = bits::zero();
+        for (i, &filled) in f.filled.iter().enumerate() {
+            if filled {
+                bits::set(&mut empty, i);
+            }
+        }
+        let mut left = [0u8; MAX_KINDS];
+        for (k, kind) in layout.set.kinds.iter().enumerate() {
+            left[k] = kind.copies;
+        }
+        let sizes = layout
+            .set
+            .kinds
+            .iter()
+            .map(|k| k.cells.len() as u32)
+            .collect();
+        let mut pack = Pack {
+            distinct,
+            masks,
+            kind_of,
+            by_first,
+            covers,
+            fewest,
+            allowed: groups.allowed,
+            fixers: groups.fixers,
+            restricted: groups.restricted,
+            leaf_group: groups.leaf_group,
+            images: groups.images,
+            sizes,
+            edges: Edges::new(f),
+            root: None,
+            layout,
+        };
+        let root = Packing {
+            empty,
+            left,
+            placed: [0; MAX_PIECES],
+            count: 0,
+        };
+        let (min, gcd) = pack.limits(&root.left);
+        pack.root = pack
+            .regions_ok(&root.empty, &empty, min, gcd)
+            .then_some(root);
+        Ok(pack)
+    }
+
+    pub fn layout(&self) -> &Layout {
+        &self.layout
+    }
+
+    /// The number of symmetries `--distinct` counts up to.
+    pub fn symmetries(&self) -> usize {
+        self.images.len()
+    }
+
+    /// The smallest size and the gcd of the sizes of the pieces left.
+    #[inline]
+    fn limits(&self, left: &[u8; MAX_KINDS]) -> (u32, u32) {
+        let (mut min, mut gcd) = (u32::MAX, 0);
+        for (k, &size) in self.sizes.iter().enumerate() {
+            if left[k] > 0 {
+                min = min.min(size);
+                gcd = gcd_of(gcd, size);
+            }
+        }
+        (min, gcd.max(1))
+    }
+
+    /// Whether every empty region touching `seeds` could still be filled by
+    /// pieces of at least `min` cells whose sizes share the divisor `gcd`.
+    #[inline]
+    fn regions_ok(&self, empty: &Bits<W>, seeds: &Bits<W>, min: u32, gcd: u32) -> bool {
+        let mut seeds = bits::and(seeds, empty);
+        while !bits::is_zero(&seeds) {
+            let mut region = bits::lowest_bit(&seeds);
+            loop {
+                let grown = bits::and(&self.edges.grow(&region), empty);
+                if grown == region {
+                    break;
+                }
+                region = grown;
+            }
+            let size = bits::count(&region);
+            if size < min || size % gcd != 0 {
+                return false;
+            }
+            seeds = bits::and_not(&seeds, &region);
+        }
+        true
+    }
+
+    /// Applies placement `p` to `s` (which must allow it).
+    #[inline(always)]
+    fn apply(&self, s: &mut Packing<W>, p: u32) {
+        s.empty = bits::and_not(&s.empty, &self.masks[p as usize]);
+        s.left[self.kind_of[p as usize] as usize] -= 1;
+        s.placed[s.count as usize] = p;
+        s.count += 1;
+    }
+
+    #[inline(always)]
+    fn unapply(&self, s: &mut Packing<W>, p: u32) {
+        s.count -= 1;
+        s.left[self.kind_of[p as usize] as usize] += 1;
+        s.empty = bits::or(&s.empty, &self.masks[p as usize]);
+    }
+
+    /// Whether placement `p` fits `s` and leaves fillable regions.
+    #[inline(always)]
+    fn fits(&self, s: &Packing<W>, p: u32, min: u32, gcd: u32) -> bool {
+        let p = p as usize;
+        if s.left[self.kind_of[p] as usize] == 0
+            || !self.allowed[p]
+            || !bits::is_subset(&self.masks[p], &s.empty)
+        {
+            return false;
+        }
+        let after = bits::and_not(&s.empty, &self.masks[p]);
+        let touched = self.edges.grow(&self.masks[p]);
+        self.regions_ok(&after, &touched, min, gcd)
+    }
+
+    /// Whether placement `q` can go in `s` as it stands (its piece left, kept
+    /// by the symmetry breaking, its cells empty).
+    #[inline(always)]
+    fn free(&self, s: &Packing<W>, q: u32) -> bool {
+        let q = q as usize;
+        s.left[self.kind_of[q] as usize] > 0
+            && self.allowed[q]
+            && bits::is_subset(&self.masks[q], &s.empty)
+    }
+
+    /// The placements to branch over: those listed under the lowest empty
+    /// cell, or (with `fewest`) those covering the empty cell that has the
+    /// fewest free placements. `None`: an empty cell has none, a dead end.
+    #[inline]
+    fn branch(&self, s: &Packing<W>) -> Option<&[u32]> {
+        let lowest = bits::lowest(&s.empty)?;
+        if !self.fewest {
+            return Some(&self.by_first[lowest]);
+        }
+        let (mut best, mut best_count) = (lowest, usize::MAX);
+        for c in bits::ones(&s.empty) {
+            let mut n = 0;
+            for &q in &self.covers[c] {
+                if self.free(s, q) {
+                    n += 1;
+                    if n >= best_count {
+                        break;
+                    }
+                }
+            }
+            if n == 0 {
+                return None;
+            }
+            if n < best_count {
+                best = c;
+                best_count = n;
+                if n == 1 {
+                    break;
+                }
+            }
+        }
+        Some(&self.covers[best])
+    }
+
+    /// Whether a complete packing is the one of its class that `--distinct` counts.
+    fn canonical(&self, s: &Packing<W>) -> bool {
+        let placed = &s.placed[..s.count as usize];
+        let group: &[usize] = match self.restricted {
+            Some(kind) => {
+                let p = placed
+                    .iter()
+                    .find(|&&p| self.kind_of[p as usize] == kind)
+                    .expect("a complete packing uses every piece");
+                match self.fixers.get(p) {
+                    Some(g) => g,
+                    None => return true,
+                }
+            }
+            None => &self.leaf_group,
+        };
+        if group.is_empty() {
+            return true;
+        }
+        let mut mine: Vec<u32> = placed.to_vec();
+        mine.sort_unstable();
+        group.iter().all(|&g| {
+            let mut image: Vec<u32> = placed.iter().map(|&p| self.images[g][p as usize]).collect();
+            image.sort_unstable();
+            mine <= image
+        })
+    }
+
+    fn count_below(&self, s: &mut Packing<W>, total: &mut SubtreeCount) {
+        let Some(list) = self.branch(s) else {
+            return;
+        };
+        let (min, gcd) = self.limits(&s.left);
+        for &p in list {
+            if !self.fits(s, p, min, gcd) {
+                continue;
+            }
+            self.apply(s, p);
+            total.nodes += 1;
+            if bits::is_zero(&s.empty) {
+                total.solutions += self.canonical(s) as u64;
+            } else {
+                self.count_below(s, total);
+            }
+            self.unapply(s, p);
+        }
+    }
+
+    /// The cell -> placement map of a packing, for rendering.
+    fn owners(&self, s: &Packing<W>) -> Vec<Option<u32>> {
+        let f = &self.layout.figure;
+        let mut owner = vec![None; f.w * f.h * f.d];
+        for &p in &s.placed[..s.count as usize] {
+            for &c in &self.layout.placements[p as usize].1 {
+                owner[c] = Some(p);
+            }
+        }
+        owner
+    }
+}
+
+fn gcd_of(a: u32, b: u32) -> u32 {
+    if b == 0 { a } else { gcd_of(b, a % b) }
+}
+
+impl<const W: usize> Problem for Pack<W> {
+    type Node = Option<Packing<W>>;
+
+    fn name(&self) -> &'static str {
+        "pack"
+    }
+
+    fn instance(&self) -> String {
+        let mut s = format!("{} on {}", self.layout.set.name, self.layout.shown.name);
+        if self.distinct {
+            s.push_str(&format!(
+                ", distinct up to {} symmetries",
+                self.symmetries()
+            ));
+        }
+        s
+    }
+
+    fn root(&self) -> Self::Node {
+        self.root.clone()
+    }
+
+    fn children(&self, node: &Self::Node, out: &mut Vec<Self::Node>) {
+        let Some(s) = node else { return };
+        let Some(list) = self.branch(s) else {
+            return;
+        };
+        let (min, gcd) = self.limits(&s.left);
+        for &p in list {
+            if self.fits(s, p, min, gcd) {
+                let mut child = s.clone();
+                self.apply(&mut child, p);
+                out.push(Some(child));
+            }
+        }
+    }
+
+    fn solution_weight(&self, node: &Self::Node) -> u64 {
+        node.as_ref()
+            .is_some_and(|s| bits::is_zero(&s.empty) && self.canonical(s)) as u64
+    }
+
+    /// 2D: one row of piece letters per line (`.` for a hole). 3D: one line
+    /// per row, the layers side by side, separated by a space.
+    fn render(&self, node: &Self::Node, out: &mut String) {
+        let Some(s) = node else { return };
+        let f = &self.layout.shown;
+        let owner = self.owners(s);
+        for y in 0..f.h {
+            if y > 0 {
+                out.push('\n');
+            }
+            for z in 0..f.d {
+                if z > 0 {
+                    out.push(' ');
+                }
+                for x in 0..f.w {
+                    out.push(
+                        match owner[self.layout.to_search[x + f.w * (y + f.h * z)]] {
+                            Some(p) => self.layout.labels[self.kind_of[p as usize] as usize],
+                            None => '.',
+                        },
+                    );
+                }
+            }
+        }
+    }
+
+    /// Two placements deep: enough subtrees for the workers, small enough
+    /// that the in-place counter does nearly all the work.
+    fn count_cutoff(&self) -> Option<usize> {
+        Some(2)
+    }
+
+    fn count_subtree(&self, node: &Self::Node) -> SubtreeCount {
+        let mut total = SubtreeCount {
+            nodes: 1,
+            solutions: self.solution_weight(node),
+        };
+        if let Some(s) = node {
+            let mut s = s.clone();
+            self.count_below(&mut s, &mut total);
+        }
+        total
+    }
+}
