@@ -169,6 +169,8 @@ pub struct Pack<const W: usize> {
     by_first: Vec<Vec<u32>>,
     /// Placements by every cell they cover.
     covers: Vec<Vec<u32>>,
+    /// Placements by kind.
+    by_kind: Vec<Vec<u32>>,
     /// Branch on the empty cell with fewest fitting placements instead of
     /// the lowest one (3D figures: it costs a scan per node, but cuts the
     /// tree by orders of magnitude where pockets of the wrong shape abound).
@@ -265,8 +267,10 @@ impl<const W: usize> Pack<W> {
         let kind_of: Vec<u8> = layout.placements.iter().map(|(k, _)| *k).collect();
         let mut by_first = vec![Vec::new(); f.w * f.h * f.d];
         let mut covers = vec![Vec::new(); f.w * f.h * f.d];
-        for (p, (_, cells)) in layout.placements.iter().enumerate() {
+        let mut by_kind = vec![Vec::new(); layout.set.kinds.len()];
+        for (p, (k, cells)) in layout.placements.iter().enumerate() {
             by_first[cells[0]].push(p as u32);
+            by_kind[*k as usize].push(p as u32);
             for &c in cells {
                 covers[c].push(p as u32);
             }
@@ -295,6 +299,7 @@ impl<const W: usize> Pack<W> {
             kind_of,
             by_first,
             covers,
+            by_kind,
             fewest,
             allowed: groups.allowed,
             fixers: groups.fixers,
@@ -413,6 +418,12 @@ impl<const W: usize> Pack<W> {
         let lowest = bits::lowest(&s.empty)?;
         if !self.fewest {
             return Some(&self.by_first[lowest]);
+        }
+        // Every piece left must still fit somewhere.
+        for (k, placements) in self.by_kind.iter().enumerate() {
+            if s.left[k] > 0 && !placements.iter().any(|&q| self.free(s, q)) {
+                return None;
+            }
         }
         let (mut best, mut best_count) = (lowest, usize::MAX);
         for c in bits::ones(&s.empty) {
