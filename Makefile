@@ -75,7 +75,7 @@ bench: build
 	  --values "iqfit --board 11x5","soma --board 3x3x3","pentominoes --board 10x6"
 	$(BENCH) --reps 3 --out bench-results/pack.csv \
 	  --problem "--mode all --out /tmp/hysolve-iqfit.txt pack --pieces iqfit --board {}" --values 11x5
-	$(BENCH) --reps 1 --out bench-results/pack.csv --problem "pack --distinct --pieces bedlam --board {}" --values 4x4x4
+	$(BENCH) --reps 1 --configs 1x2,2x1 --out bench-results/pack.csv --problem "pack --distinct --pieces bedlam --board {}" --values 4x4x4
 
 clean:
 	$(CARGO) clean
