@@ -116,3 +116,22 @@ pub fn commit() -> String {
     let dirty = !sh("git", &["status", "--porcelain", "--untracked-files=no"]).is_empty();
     format!("{head}{}", if dirty { "-dirty" } else { "" })
 }
+
+/// Opens a CSV to append rows to, writing `header` first when the file is
+/// new (and its folder when missing).
+pub fn open_csv(path: &std::path::Path, header: &str) -> Result<std::fs::File, String> {
+    use std::io::Write;
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    }
+    let new_file = !path.exists();
+    let mut csv = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)
+        .map_err(|e| format!("{}: {e}", path.display()))?;
+    if new_file {
+        writeln!(csv, "{header}").map_err(|e| format!("{}: {e}", path.display()))?;
+    }
+    Ok(csv)
+}

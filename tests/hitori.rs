@@ -4,8 +4,7 @@
 
 mod common;
 
-use common::CONFIGS;
-use hysolve::cluster::{Outcome, RunConfig, run_threaded};
+use common::{CONFIGS, blocks, run_threads as run};
 use hysolve::engine::{Mode, sequential};
 use hysolve::problems::hitori::Hitori;
 use hysolve::problems::hitori::grid::Grid;
@@ -14,7 +13,6 @@ use proptest::prelude::*;
 use proptest::strategy::ValueTree;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::time::Instant;
 
 fn data() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/hitori")
@@ -32,33 +30,11 @@ fn published_counts() -> Vec<(String, u64)> {
         .collect()
 }
 
-fn run(h: &Arc<Hitori>, mode: Mode, ranks: usize, threads: usize) -> (Outcome, Vec<u8>) {
-    let config = RunConfig {
-        mode,
-        threads,
-        prefixes_per_worker: 4,
-        started: Instant::now(),
-        progress: false,
-        limit: None,
-    };
-    let mut sink = Vec::new();
-    let outcome = run_threaded(h.clone(), &config, ranks, &mut sink).unwrap();
-    (outcome, sink)
-}
-
 fn check_all_verified(grid: &Grid, texts: &[String]) {
     for text in texts {
         let shaded = parse_solution(text, grid.rows, grid.cols).unwrap();
         verify(grid, &shaded).unwrap_or_else(|e| panic!("invalid solution ({e}):\n{text}"));
     }
-}
-
-fn blocks(bytes: &[u8]) -> Vec<String> {
-    String::from_utf8_lossy(bytes)
-        .split("\n\n")
-        .map(|b| b.trim_matches('\n').to_owned())
-        .filter(|b| !b.is_empty())
-        .collect()
 }
 
 #[test]

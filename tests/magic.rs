@@ -3,40 +3,16 @@
 
 mod common;
 
-use common::CONFIGS;
-use hysolve::cluster::{Outcome, RunConfig, run_threaded};
+use common::{CONFIGS, blocks, run_threads as run};
 use hysolve::engine::Mode;
 use hysolve::problems::magic::Magic;
 use hysolve::problems::magic::square::Given;
 use hysolve::problems::magic::verify::{parse_square, verify};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::time::Instant;
 
 fn data() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/magic")
-}
-
-fn run(m: &Arc<Magic>, mode: Mode, ranks: usize, threads: usize) -> (Outcome, Vec<u8>) {
-    let config = RunConfig {
-        mode,
-        threads,
-        prefixes_per_worker: 4,
-        started: Instant::now(),
-        progress: false,
-        limit: None,
-    };
-    let mut sink = Vec::new();
-    let outcome = run_threaded(m.clone(), &config, ranks, &mut sink).unwrap();
-    (outcome, sink)
-}
-
-fn blocks(bytes: &[u8]) -> Vec<String> {
-    String::from_utf8_lossy(bytes)
-        .split("\n\n")
-        .map(|b| b.trim_matches('\n').to_owned())
-        .filter(|b| !b.is_empty())
-        .collect()
 }
 
 /// Every instance with its published count (`NAME.count`).

@@ -5,16 +5,14 @@
 
 mod common;
 
-use common::CONFIGS;
-use hysolve::cluster::{Outcome, RunConfig, run_threaded};
-use hysolve::engine::{Mode, Problem};
+use common::{CONFIGS, blocks, run_threads as run};
+use hysolve::engine::Mode;
 use hysolve::problems::pack::figure::Figure;
 use hysolve::problems::pack::pieces::PieceSet;
 use hysolve::problems::pack::verify::{parse_packing, verify};
 use hysolve::problems::pack::{Layout, Pack};
 use std::collections::HashSet;
 use std::sync::Arc;
-use std::time::Instant;
 
 fn layout(pieces: &str, figure: &str) -> Layout {
     let set = PieceSet::load(pieces).unwrap();
@@ -24,28 +22,6 @@ fn layout(pieces: &str, figure: &str) -> Layout {
         Figure::load(figure).unwrap()
     };
     Layout::new(set, fig).unwrap()
-}
-
-fn run<P: Problem>(p: &Arc<P>, mode: Mode, ranks: usize, threads: usize) -> (Outcome, Vec<u8>) {
-    let config = RunConfig {
-        mode,
-        threads,
-        prefixes_per_worker: 4,
-        started: Instant::now(),
-        progress: false,
-        limit: None,
-    };
-    let mut sink = Vec::new();
-    let outcome = run_threaded(p.clone(), &config, ranks, &mut sink).unwrap();
-    (outcome, sink)
-}
-
-fn blocks(bytes: &[u8]) -> Vec<String> {
-    String::from_utf8_lossy(bytes)
-        .split("\n\n")
-        .map(|b| b.trim_matches('\n').to_owned())
-        .filter(|b| !b.is_empty())
-        .collect()
 }
 
 /// (pieces, figure, all, distinct): tests/data/packing/README.md.

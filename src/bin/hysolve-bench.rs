@@ -9,7 +9,9 @@
 //! the noise of a shared machine falls on every configuration alike.
 
 use clap::Parser;
-use hysolve::bench::{Sample, command_line, commit, machine, median, parse_config, run_once};
+use hysolve::bench::{
+    Sample, command_line, commit, machine, median, open_csv, parse_config, run_once,
+};
 use std::io::Write;
 use std::path::PathBuf;
 
@@ -57,22 +59,10 @@ fn bench(opts: &Opts) -> Result<(), String> {
     let bin = opts.bin.to_string_lossy().to_string();
     let (machine, commit) = (machine(), commit());
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let new_file = !opts.out.exists();
-    if let Some(dir) = opts.out.parent() {
-        std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-    }
-    let mut csv = std::fs::OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(&opts.out)
-        .map_err(|e| format!("{}: {e}", opts.out.display()))?;
-    if new_file {
-        writeln!(
-            csv,
-            "commit,machine,cores,problem,ranks,threads,oversubscribed,reps,median_s,min_s,max_s,speedup_vs_1x1,solutions,nodes,max_manager_cpu_pct,command"
-        )
-        .map_err(|e| e.to_string())?;
-    }
+    let mut csv = open_csv(
+        &opts.out,
+        "commit,machine,cores,problem,ranks,threads,oversubscribed,reps,median_s,min_s,max_s,speedup_vs_1x1,solutions,nodes,max_manager_cpu_pct,command",
+    )?;
     for value in &opts.values {
         // Substituted first: a value may hold several words ("iqfit --board 11x5").
         let problem: Vec<String> = opts

@@ -13,7 +13,7 @@
 //! on 2 workers (an assumption the text of the result states).
 
 use clap::Parser;
-use hysolve::bench::{command_line, commit, machine, run_once};
+use hysolve::bench::{command_line, commit, machine, open_csv, run_once};
 use rand::SeedableRng;
 use rand::seq::SliceRandom;
 use rand_xorshift::XorShiftRng;
@@ -67,19 +67,10 @@ fn project(opts: &Opts) -> Result<(), String> {
     let bin = opts.bin.to_string_lossy().to_string();
     let configs = [(1usize, 1usize), (1, 2), (2, 1)];
     let (machine, commit) = (machine(), commit());
-    let new_file = !opts.out.exists();
-    let mut csv = std::fs::OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(&opts.out)
-        .map_err(|e| format!("{}: {e}", opts.out.display()))?;
-    if new_file {
-        writeln!(
-            csv,
-            "commit,machine,seed,a,b,c,ranks,threads,time_s,solutions,nodes"
-        )
-        .map_err(|e| e.to_string())?;
-    }
+    let mut csv = open_csv(
+        &opts.out,
+        "commit,machine,seed,a,b,c,ranks,threads,time_s,solutions,nodes",
+    )?;
     let mut totals = [0.0f64; 3];
     let mut solutions = 0u64;
     for &(a, b, c) in sample {

@@ -94,3 +94,34 @@ pub fn read_solutions(path: &Path) -> Vec<String> {
         .filter(|b| !b.is_empty())
         .collect()
 }
+
+/// Runs `problem` with `ranks` ranks as threads (joined by channels) of
+/// `threads` workers each; returns the outcome and what `all` mode wrote.
+pub fn run_threads<P: hysolve::engine::Problem>(
+    problem: &std::sync::Arc<P>,
+    mode: hysolve::engine::Mode,
+    ranks: usize,
+    threads: usize,
+) -> (hysolve::cluster::Outcome, Vec<u8>) {
+    let config = hysolve::cluster::RunConfig {
+        mode,
+        threads,
+        prefixes_per_worker: 4,
+        started: std::time::Instant::now(),
+        progress: false,
+        limit: None,
+    };
+    let mut sink = Vec::new();
+    let outcome = hysolve::cluster::run_threaded(problem.clone(), &config, ranks, &mut sink)
+        .expect("the run succeeds");
+    (outcome, sink)
+}
+
+/// The solutions in a stream: blocks separated by blank lines.
+pub fn blocks(bytes: &[u8]) -> Vec<String> {
+    String::from_utf8_lossy(bytes)
+        .split("\n\n")
+        .map(|b| b.trim_matches('\n').to_owned())
+        .filter(|b| !b.is_empty())
+        .collect()
+}

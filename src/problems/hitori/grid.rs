@@ -128,14 +128,18 @@ impl Grid {
         total
     }
 
-    /// The grid in the input format, numbers right-aligned.
-    pub fn to_text(&self) -> String {
-        let width = self
-            .values
+    /// Digits of the widest number.
+    pub fn number_width(&self) -> usize {
+        self.values
             .iter()
             .map(|v| v.to_string().len())
             .max()
-            .unwrap_or(1);
+            .unwrap_or(1)
+    }
+
+    /// The grid in the input format, numbers right-aligned.
+    pub fn to_text(&self) -> String {
+        let width = self.number_width();
         let mut out = String::new();
         for r in 0..self.rows {
             for c in 0..self.cols {

@@ -140,13 +140,7 @@ impl Problem for Hitori {
     /// The numbers, shaded cells in reverse video, for a terminal.
     fn pretty(&self, solution: &str) -> Option<String> {
         let shaded = verify::parse_solution(solution, self.grid.rows, self.grid.cols).ok()?;
-        let width = self
-            .grid
-            .values
-            .iter()
-            .map(|v| v.to_string().len())
-            .max()
-            .unwrap_or(1);
+        let width = self.grid.number_width();
         let mut out = String::new();
         for r in 0..self.grid.rows {
             if r > 0 {
