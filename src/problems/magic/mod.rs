@@ -515,15 +515,9 @@ impl Problem for Magic {
     }
 
     fn count_subtree(&self, node: &Self::Node) -> SubtreeCount {
-        let mut total = SubtreeCount {
-            nodes: 1,
-            solutions: self.solution_weight(node),
-        };
-        if let Some(s) = node {
-            let mut s = s.clone();
-            self.count_below(&mut s, &mut total);
-        }
-        total
+        SubtreeCount::in_place(node, self.solution_weight(node), |s, total| {
+            self.count_below(s, total)
+        })
     }
 }
 
