@@ -79,9 +79,9 @@ fn every_completion_written_is_a_distinct_magic_square() {
 #[test]
 fn distinct_counts_up_to_symmetry() {
     for (n, all, distinct) in [(1, 1, 1), (2, 0, 0), (3, 8, 1), (4, 7040, 880)] {
+        let plain = Arc::new(Magic::new(Given::empty(n).unwrap(), "e", false).unwrap());
+        let sym = Arc::new(Magic::new(Given::empty(n).unwrap(), "e", true).unwrap());
         for (ranks, threads) in CONFIGS {
-            let plain = Arc::new(Magic::new(Given::empty(n).unwrap(), "e", false).unwrap());
-            let sym = Arc::new(Magic::new(Given::empty(n).unwrap(), "e", true).unwrap());
             assert_eq!(
                 run(&plain, Mode::Count, ranks, threads).0.solutions,
                 all,

@@ -243,31 +243,12 @@ pub fn run(cli: Cli) -> Result<(), CliError> {
             let layout =
                 Layout::new(set, figure).map_err(|e| CliError::Input(format!("pack: {e}")))?;
             let mode = g.mode.unwrap_or(Mode::Count);
+            // One board size per word count, each compiled separately.
             match layout.words() {
-                1 => solve(
-                    Pack::<1>::new(layout, distinct).map_err(CliError::Input)?,
-                    g,
-                    mode,
-                    input,
-                ),
-                2 => solve(
-                    Pack::<2>::new(layout, distinct).map_err(CliError::Input)?,
-                    g,
-                    mode,
-                    input,
-                ),
-                3 | 4 => solve(
-                    Pack::<4>::new(layout, distinct).map_err(CliError::Input)?,
-                    g,
-                    mode,
-                    input,
-                ),
-                _ => solve(
-                    Pack::<8>::new(layout, distinct).map_err(CliError::Input)?,
-                    g,
-                    mode,
-                    input,
-                ),
+                1 => solve_pack::<1>(layout, distinct, g, mode, input),
+                2 => solve_pack::<2>(layout, distinct, g, mode, input),
+                3 | 4 => solve_pack::<4>(layout, distinct, g, mode, input),
+                _ => solve_pack::<8>(layout, distinct, g, mode, input),
             }
         }
         ProblemCmd::Magic {
@@ -289,29 +270,27 @@ pub fn run(cli: Cli) -> Result<(), CliError> {
             }
             solve(problem, g, g.mode.unwrap_or(Mode::Count), input)
         }
-        other => run_counting(other, g, input),
-    }
-}
-
-/// Problems whose default mode is `count`.
-fn run_counting(problem: ProblemCmd, g: &Global, input: Instant) -> Result<(), CliError> {
-    let mode = g.mode.unwrap_or(Mode::Count);
-    match problem {
         ProblemCmd::Queens { n } => {
+            let mode = g.mode.unwrap_or(Mode::Count);
             let problem = Queens::new(n, mode == Mode::Count).map_err(CliError::Input)?;
             solve(problem, g, mode, input)
         }
         ProblemCmd::Synthetic(problem) => {
             problem.validate().map_err(CliError::Input)?;
-            solve(problem, g, mode, input)
-        }
-        ProblemCmd::Hitori { .. }
-        | ProblemCmd::Generate(_)
-        | ProblemCmd::Magic { .. }
-        | ProblemCmd::Pack { .. } => {
-            unreachable!("handled by run")
+            solve(problem, g, g.mode.unwrap_or(Mode::Count), input)
         }
     }
+}
+
+fn solve_pack<const W: usize>(
+    layout: Layout,
+    distinct: bool,
+    g: &Global,
+    mode: Mode,
+    input: Instant,
+) -> Result<(), CliError> {
+    let problem = Pack::<W>::new(layout, distinct).map_err(CliError::Input)?;
+    solve(problem, g, mode, input)
 }
 
 /// `hysolve generate ...`: the puzzle on stdout, or in `--out FILE` with its

@@ -88,7 +88,7 @@ impl Layout {
     pub fn new(grid: &Grid) -> Layout {
         let (rows, cols) = (grid.rows, grid.cols);
         let mut peer_start = Vec::with_capacity(grid.len() + 1);
-        let mut peers = Vec::with_capacity(grid.peer_pairs());
+        let mut peers = Vec::new();
         // Same-number cells of each line, found by sorting (value, position).
         let mut row_groups: Vec<Vec<(u32, u32)>> = Vec::with_capacity(rows);
         for r in 0..rows {

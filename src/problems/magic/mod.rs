@@ -304,7 +304,8 @@ impl Magic {
         let lo = lo.max(1) as usize;
         let hi = hi.min((self.plan.n * self.plan.n) as i64) as usize;
         // The unused numbers in lo..=hi, as bits (bit v-1 for v).
-        let mut free = self.unused(s);
+        let unused = self.unused(s);
+        let mut free = unused;
         for (w, word) in free.iter_mut().enumerate() {
             let (first, end) = (w * 64, w * 64 + 64); // values first+1..=end
             if hi <= first || lo > end {
@@ -322,7 +323,7 @@ impl Magic {
             // the unused set about need/2 (a bit reversal and a shift)
             // yields the possible v of every such line at once.
             let m = self.plan.magic_sum as i64;
-            let unused = free_all(&self.all, &s.used);
+            let unused = unused[0];
             for &l in step.pairs.as_slice() {
                 let need = m - s.sum[l as usize] as i64;
                 if !(3..=127).contains(&need) {
@@ -358,17 +359,6 @@ impl Magic {
             }
         }
     }
-
-    /// The values of a finished square, row-major.
-    pub fn values(&self, s: &Square) -> Vec<u16> {
-        s.vals[..self.plan.n * self.plan.n].to_vec()
-    }
-}
-
-/// The first word of the unused set (numbers 1..=64).
-#[inline]
-fn free_all(all: &Bits, used: &Bits) -> u64 {
-    all[0] & !used[0]
 }
 
 #[inline]

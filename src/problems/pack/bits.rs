@@ -62,11 +62,6 @@ pub fn set<const W: usize>(a: &mut Bits<W>, i: usize) {
     a[i / 64] |= 1 << (i % 64);
 }
 
-#[inline(always)]
-pub fn get<const W: usize>(a: &Bits<W>, i: usize) -> bool {
-    a[i / 64] >> (i % 64) & 1 == 1
-}
-
 /// Bits moved k places up (towards higher indices).
 #[inline(always)]
 pub fn shl<const W: usize>(a: &Bits<W>, k: usize) -> Bits<W> {

@@ -324,10 +324,6 @@ impl<const W: usize> Pack<W> {
         Ok(pack)
     }
 
-    pub fn layout(&self) -> &Layout {
-        &self.layout
-    }
-
     /// The number of symmetries `--distinct` counts up to.
     pub fn symmetries(&self) -> usize {
         self.images.len()
