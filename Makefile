@@ -11,19 +11,20 @@ THREADS ?= $(shell echo $$(( $(NPROC) / $(RANKS) > 0 ? $(NPROC) / $(RANKS) : 1 )
 # mpirun refuses root unless told; harmless otherwise.
 export OMPI_ALLOW_RUN_AS_ROOT := 1
 export OMPI_ALLOW_RUN_AS_ROOT_CONFIRM := 1
-MPIRUN := mpirun --oversubscribe
+MPIRUN := mpirun --oversubscribe --bind-to none
 
-.PHONY: all deps build run test lint bench clean
+.PHONY: all deps build run test lint bench sweep clean
 
 all: build
 
-# Installs OpenMPI (headers, mpicc, mpirun) and libclang (for the mpi crate's
-# bindings) when missing.
+# Installs OpenMPI (headers, mpicc, mpirun), libclang (for the mpi crate's
+# bindings) and shellcheck (for the job scripts) when missing.
 deps:
 	@missing=""; \
 	command -v mpicc >/dev/null 2>&1 || missing="$$missing libopenmpi-dev"; \
 	command -v mpirun >/dev/null 2>&1 || missing="$$missing openmpi-bin"; \
 	ls /usr/lib/llvm-*/lib/libclang*.so* >/dev/null 2>&1 || ldconfig -p 2>/dev/null | grep -q libclang || missing="$$missing libclang-dev"; \
+	command -v shellcheck >/dev/null 2>&1 || missing="$$missing shellcheck"; \
 	if [ -n "$$missing" ]; then \
 	  echo "installing:$$missing"; \
 	  if [ "$$(id -u)" = 0 ]; then SUDO=""; else SUDO="sudo"; fi; \
@@ -44,6 +45,7 @@ run: build
 lint: deps
 	$(CARGO) fmt --all -- --check
 	$(CARGO) clippy --release --all-targets -- -D warnings
+	shellcheck pbs/*.sh tests/scheduler/fake-qsub
 
 # Every test: unit, engine (ranks as threads), CLI, and real mpirun runs.
 test: lint
@@ -76,6 +78,18 @@ bench: build
 	$(BENCH) --reps 3 --out bench-results/pack.csv \
 	  --problem "--mode all --out /tmp/hysolve-iqfit.txt pack --pieces iqfit --board {}" --values 11x5
 	$(BENCH) --reps 1 --configs 1x2,2x1 --out bench-results/pack.csv --problem "pack --distinct --pieces bedlam --board {}" --values 4x4x4
+
+# Strong scaling on this machine: N-Queens 16 and the open 16x16 Hitori
+# count over every ranks x threads split of 1, 2, 4, ... workers up to twice
+# the cores (the last step oversubscribed), SWEEP_REPS runs each, medians.
+# Writes bench-results/sweep.csv, sweep-runs.jsonl, the SVG plots and the
+# sweep's section of bench-results/README.md.
+SWEEP_REPS ?= 3
+SWEEP_ARGS ?=
+sweep: build
+	target/release/hysolve-sweep run --reps $(SWEEP_REPS) $(SWEEP_ARGS) \
+	  --workload "--mode count queens 16" \
+	  --workload "--mode count hitori examples/hitori/open-16x16.txt"
 
 clean:
 	$(CARGO) clean

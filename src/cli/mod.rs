@@ -194,6 +194,7 @@ fn init_logging() {
     let _ = tracing_subscriber::fmt()
         .with_env_filter(filter)
         .with_writer(std::io::stderr)
+        .with_ansi(std::io::stderr().is_terminal())
         .try_init();
 }
 
@@ -435,7 +436,11 @@ fn solve<P: Problem>(problem: P, g: &Global, mode: Mode, input: Instant) -> Resu
         threads: g.threads.map_or_else(default_threads, |t| t as usize),
         prefixes_per_worker: g.prefixes_per_worker as usize,
         started,
-        progress: !g.quiet && std::io::stderr().is_terminal(),
+        // Under mpirun stderr is a pipe to the launcher, whose terminal
+        // shows through stdout.
+        progress: !g.quiet
+            && (std::io::stderr().is_terminal()
+                || (cluster::launched_by_mpi() && std::io::stdout().is_terminal())),
         limit: g.limit,
     };
     let name = problem.name();

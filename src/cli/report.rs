@@ -35,13 +35,20 @@ pub fn stats_table(o: &Outcome) -> String {
     let m = &o.master;
     let _ = writeln!(
         s,
-        "master: {} initial prefixes, {} work messages ({} prefixes dealt), {} donation requests ({} prefixes returned)",
+        "master: {} initial prefixes, {} messages sent to other ranks, {} work messages ({} prefixes dealt), {} donation requests ({} prefixes returned)",
         m.initial_prefixes,
+        m.messages_sent,
         m.work_messages,
         m.prefixes_dealt,
         m.donation_requests,
         m.prefixes_returned
     );
+    let hosts: Vec<String> = o
+        .reports
+        .iter()
+        .map(|r| format!("rank {} on {} ({} usable cores)", r.rank, r.host, r.cores))
+        .collect();
+    let _ = writeln!(s, "{}", hosts.join(", "));
     let _ = writeln!(
         s,
         "{:>4} {:>6} {:>14} {:>8} {:>8} {:>8} {:>8} {:>8} {:>6} {:>8} {:>8} {:>8}",

@@ -5,11 +5,13 @@
 use super::master::{Master, MasterStats, Outbox};
 use super::protocol::{Message, RankReport};
 use super::transport::Transport;
-use crate::engine::{Counters, Mode, PoolEvent, Prefix, Problem, RankPool, Task, expand, replay};
+use crate::engine::{
+    Counters, Mode, PoolEvent, Prefix, Problem, RankPool, Tally, Task, expand, replay,
+};
 use crossbeam_channel::{Receiver, RecvTimeoutError, unbounded};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::collections::VecDeque;
-use std::io::Write;
+use std::io::{IsTerminal, Write};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -73,6 +75,9 @@ pub enum RunError {
     Output(#[from] std::io::Error),
 }
 
+/// How often a working rank tells the master its running totals.
+const PROGRESS_EVERY: Duration = Duration::from_secs(1);
+
 /// Shortest and longest pause of the manager's poll loop when nothing happens.
 const POLL_MIN: Duration = Duration::from_micros(20);
 const POLL_MAX: Duration = Duration::from_millis(1);
@@ -101,6 +106,8 @@ struct Manager<'a, P: Problem, T: Transport> {
     sink: &'a mut dyn Write,
     progress: Option<ProgressBar>,
     last_tick: Instant,
+    /// When this rank last sent the master a `Progress` message.
+    last_progress: Instant,
     /// This thread's CPU time when the rank started.
     cpu_start: f64,
 }
@@ -116,6 +123,16 @@ pub fn run_rank<P: Problem, T: Transport>(
 ) -> Result<Option<Outcome>, RunError> {
     let cpu_start = thread_cpu_seconds();
     let rank = transport.rank();
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    if config.threads > cores && cores < online_cpus() {
+        tracing::warn!(
+            "rank {rank}: {} worker threads share {cores} usable core(s) of {}: the launcher bound \
+             this rank (with mpirun, add --bind-to none or --map-by slot:PE={})",
+            config.threads,
+            online_cpus(),
+            config.threads
+        );
+    }
     let size = transport.size();
     let (tx, events) = unbounded();
     let pool = RankPool::start(
@@ -139,6 +156,9 @@ pub fn run_rank<P: Problem, T: Transport>(
         terminated: false,
         report: RankReport {
             rank,
+            host: host_name(),
+            cores,
+            host_cpus: online_cpus(),
             ..RankReport::default()
         },
         expansion: Counters::default(),
@@ -147,6 +167,7 @@ pub fn run_rank<P: Problem, T: Transport>(
         sink,
         progress: None,
         last_tick: Instant::now(),
+        last_progress: Instant::now(),
         cpu_start,
     };
     if rank == 0 {
@@ -199,12 +220,9 @@ impl<P: Problem, T: Transport> Manager<'_, P, T> {
         self.accept_solutions(found, &mut out)?;
         self.dispatch(out);
         if self.config.progress {
-            let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr());
-            bar.set_style(
-                ProgressStyle::with_template("{spinner} [{elapsed_precise}] {msg}")
-                    .unwrap_or_else(|_| ProgressStyle::default_spinner()),
-            );
-            self.progress = Some(bar);
+            self.progress = Some(progress_bar(
+                self.master.as_ref().map_or(0, |m| m.stats.initial_prefixes),
+            ));
         }
         Ok(())
     }
@@ -238,8 +256,12 @@ impl<P: Problem, T: Transport> Manager<'_, P, T> {
         }
         self.busy = false;
         self.report.asks += 1;
-        let (nodes, solutions) = self.pool.as_ref().map_or((0, 0), |p| p.progress());
-        self.send(0, Message::AskForWork { nodes, solutions });
+        let tally = self
+            .pool
+            .as_ref()
+            .map_or(Tally::default(), |p| p.progress());
+        self.last_progress = Instant::now();
+        self.send(0, Message::AskForWork(tally));
     }
 
     fn poll_loop(&mut self, size: usize) -> Result<(), RunError> {
@@ -286,6 +308,16 @@ impl<P: Problem, T: Transport> Manager<'_, P, T> {
     }
 
     fn tick(&mut self) {
+        if self.rank != 0 && self.busy && !self.terminated {
+            if self.last_progress.elapsed() >= PROGRESS_EVERY {
+                self.last_progress = Instant::now();
+                if let Some(pool) = &self.pool {
+                    let tally = pool.progress();
+                    self.send(0, Message::Progress(tally));
+                }
+            }
+            return;
+        }
         let Some(bar) = &self.progress else { return };
         if self.last_tick.elapsed() < Duration::from_millis(200) {
             return;
@@ -298,17 +330,13 @@ impl<P: Problem, T: Transport> Manager<'_, P, T> {
         if let (Some(master), Some(pool)) = (&self.master, &self.pool) {
             // Rank 0's totals are live in its pool; the master's entry for
             // it dates from its last `AskForWork`.
-            let (all_nodes, all_solutions) = master.progress();
-            let (stale_nodes, stale_solutions) = master.rank_progress(0);
-            let (live_nodes, live_solutions) = pool.progress();
-            let nodes = all_nodes - stale_nodes + live_nodes;
-            let solutions = all_solutions - stale_solutions + live_solutions;
+            let t = master.progress() - master.rank_progress(0) + pool.progress();
+            bar.set_position(t.initial_done);
             bar.set_message(format!(
-                "{solutions} solutions, {:.1} M nodes/s, {} prefixes in the master's pool",
-                nodes as f64 / elapsed / 1e6,
-                master.pool_len()
+                "{} solutions, {:.2} M nodes/s",
+                t.solutions,
+                t.nodes as f64 / elapsed / 1e6,
             ));
-            bar.tick();
         }
     }
 
@@ -363,16 +391,20 @@ impl<P: Problem, T: Transport> Manager<'_, P, T> {
         let mut out = Outbox::new();
         match msg {
             // Master side.
-            Message::AskForWork { nodes, solutions } => self
-                .master_mut("AskForWork")?
-                .on_ask(from, nodes, solutions, &mut out),
+            Message::AskForWork(tally) => {
+                self.master_mut("AskForWork")?.on_ask(from, tally, &mut out)
+            }
+            Message::Progress(tally) => self.master_mut("Progress")?.on_progress(from, tally),
             Message::Donation { prefixes } => self
                 .master_mut("Donation")?
                 .on_donation(from, prefixes, &mut out),
             Message::Solutions { texts } => self.accept_solutions(texts, &mut out)?,
             Message::Final(report) => self.master_mut("Final")?.on_final(*report),
             // Rank side.
-            Message::Work { prefixes } => self.on_work(prefixes)?,
+            Message::Work {
+                prefixes,
+                initial_depth,
+            } => self.on_work(prefixes, initial_depth)?,
             Message::DonateRequest => self.on_donate_request(),
             Message::Terminate => self.on_terminate(),
         }
@@ -387,7 +419,7 @@ impl<P: Problem, T: Transport> Manager<'_, P, T> {
             .ok_or(RunError::Protocol { rank, what })
     }
 
-    fn on_work(&mut self, prefixes: Vec<Prefix>) -> Result<(), RunError> {
+    fn on_work(&mut self, prefixes: Vec<Prefix>, initial_depth: u32) -> Result<(), RunError> {
         if self.terminated {
             return Ok(());
         }
@@ -404,6 +436,7 @@ impl<P: Problem, T: Transport> Manager<'_, P, T> {
         }
         self.busy = true;
         if let Some(pool) = &self.pool {
+            pool.set_initial_depth(initial_depth as usize);
             pool.inject(tasks);
         }
         Ok(())
@@ -446,6 +479,44 @@ impl<P: Problem, T: Transport> Manager<'_, P, T> {
         let report = Box::new(self.report.clone());
         self.send(0, Message::Final(report));
     }
+}
+
+/// The master's progress bar on stderr: the share of the initial prefixes
+/// walked, as a bar and an ETA, with solutions and nodes per second. Under
+/// an MPI launcher stderr is a pipe to the launcher's terminal: the bar is
+/// drawn there all the same (the CLI only asks for it when that terminal
+/// exists).
+fn progress_bar(initial_prefixes: u64) -> ProgressBar {
+    let target = if std::io::stderr().is_terminal() {
+        ProgressDrawTarget::stderr()
+    } else {
+        ProgressDrawTarget::term_like_with_hz(Box::new(console::Term::stderr()), 5)
+    };
+    let bar = ProgressBar::with_draw_target(Some(initial_prefixes.max(1)), target);
+    bar.set_style(
+        ProgressStyle::with_template(
+            "[{elapsed_precise}] {wide_bar} {percent:>3}% of {len} prefixes, eta {eta} | {msg}",
+        )
+        .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    bar
+}
+
+/// The processors this machine has online, whatever this process may use.
+fn online_cpus() -> usize {
+    std::fs::read_to_string("/proc/cpuinfo")
+        .map(|s| s.lines().filter(|l| l.starts_with("processor")).count())
+        .unwrap_or(0)
+}
+
+/// This machine's host name, as ranks report it.
+fn host_name() -> String {
+    std::fs::read_to_string("/proc/sys/kernel/hostname")
+        .map(|s| s.trim().to_string())
+        .ok()
+        .filter(|s| !s.is_empty())
+        .or_else(|| std::env::var("HOSTNAME").ok())
+        .unwrap_or_else(|| "unknown".into())
 }
 
 /// CPU seconds used so far by the calling thread.

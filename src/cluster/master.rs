@@ -4,7 +4,7 @@
 //! when all work is done.
 
 use super::protocol::{Message, RankReport};
-use crate::engine::Prefix;
+use crate::engine::{Prefix, Tally};
 use std::collections::VecDeque;
 use std::time::Instant;
 
@@ -18,15 +18,17 @@ struct RankState {
     /// Was asked to donate and has answered neither with a `Donation` nor
     /// with an `AskForWork` (which says it has nothing left to give).
     owes_donation: bool,
-    /// Running totals from its last `AskForWork`.
-    nodes: u64,
-    solutions: u64,
+    /// Running totals from its last `AskForWork` or `Progress`.
+    tally: Tally,
 }
 
 /// What the master itself did, for `--stats`.
 #[derive(Debug, Clone, Default, serde::Serialize)]
 pub struct MasterStats {
     pub initial_prefixes: u64,
+    /// Messages the master sent to other ranks (work, donation requests,
+    /// terminate).
+    pub messages_sent: u64,
     pub work_messages: u64,
     pub prefixes_dealt: u64,
     pub donation_requests: u64,
@@ -42,6 +44,8 @@ pub struct Master {
     cursor: usize,
     terminated_at: Option<Instant>,
     finals: Vec<Option<RankReport>>,
+    /// Depth of the initial prefixes (they all have the same).
+    initial_depth: u32,
     pub stats: MasterStats,
 }
 
@@ -50,7 +54,9 @@ impl Master {
     /// the master's own included, starts busy and announces itself with an
     /// `AskForWork`.
     pub fn new(ranks: usize, initial: Vec<Prefix>, limit: Option<u64>) -> Self {
+        let initial_depth = initial.first().map_or(0, |p| p.depth() as u32);
         Master {
+            initial_depth,
             stats: MasterStats {
                 initial_prefixes: initial.len() as u64,
                 ..MasterStats::default()
@@ -83,30 +89,31 @@ impl Master {
         (self.finals.into_iter().flatten().collect(), self.stats)
     }
 
-    /// Running totals (nodes, solutions) the ranks last reported.
-    pub fn progress(&self) -> (u64, u64) {
-        self.ranks
-            .iter()
-            .fold((0, 0), |(n, s), r| (n + r.nodes, s + r.solutions))
+    /// Running totals the ranks last reported.
+    pub fn progress(&self) -> Tally {
+        self.ranks.iter().fold(Tally::default(), |t, r| t + r.tally)
     }
 
-    /// Running totals (nodes, solutions) one rank last reported.
-    pub fn rank_progress(&self, rank: usize) -> (u64, u64) {
-        (self.ranks[rank].nodes, self.ranks[rank].solutions)
+    /// Running totals one rank last reported.
+    pub fn rank_progress(&self, rank: usize) -> Tally {
+        self.ranks[rank].tally
+    }
+
+    pub fn on_progress(&mut self, from: usize, tally: Tally) {
+        self.ranks[from].tally = tally;
     }
 
     pub fn pool_len(&self) -> usize {
         self.pool.len()
     }
 
-    pub fn on_ask(&mut self, from: usize, nodes: u64, solutions: u64, out: &mut Outbox) {
+    pub fn on_ask(&mut self, from: usize, tally: Tally, out: &mut Outbox) {
         // An `AskForWork` also answers a donation request: the rank has
         // nothing left, and any donation it made arrived before this.
         let r = &mut self.ranks[from];
         r.waiting = true;
         r.owes_donation = false;
-        r.nodes = nodes;
-        r.solutions = solutions;
+        r.tally = tally;
         self.serve(out);
     }
 
@@ -142,8 +149,15 @@ impl Master {
     fn terminate(&mut self, out: &mut Outbox) {
         self.terminated_at = Some(Instant::now());
         for rank in 0..self.ranks.len() {
-            out.push((rank, Message::Terminate));
+            self.push(out, rank, Message::Terminate);
         }
+    }
+
+    fn push(&mut self, out: &mut Outbox, rank: usize, msg: Message) {
+        if rank != 0 {
+            self.stats.messages_sent += 1;
+        }
+        out.push((rank, msg));
     }
 
     /// Serves waiting ranks from the pool; when the pool runs dry, asks busy
@@ -167,7 +181,15 @@ impl Master {
             self.stats.work_messages += 1;
             self.stats.prefixes_dealt += prefixes.len() as u64;
             self.ranks[rank].waiting = false;
-            out.push((rank, Message::Work { prefixes }));
+            let initial_depth = self.initial_depth;
+            self.push(
+                out,
+                rank,
+                Message::Work {
+                    prefixes,
+                    initial_depth,
+                },
+            );
         }
         if !self.pool.is_empty() {
             return;
@@ -187,6 +209,9 @@ impl Master {
             if !r.waiting && !r.owes_donation {
                 r.owes_donation = true;
                 self.stats.donation_requests += 1;
+                if rank != 0 {
+                    self.stats.messages_sent += 1;
+                }
                 out.push((rank, Message::DonateRequest));
                 to_ask -= 1;
                 self.cursor = (rank + 1) % n;
@@ -227,12 +252,12 @@ mod test {
     fn empty_pool_and_all_idle_terminates() {
         let mut m = Master::new(2, vec![], None);
         let mut out = Outbox::new();
-        m.on_ask(0, 0, 0, &mut out);
+        m.on_ask(0, Tally::default(), &mut out);
         assert_eq!(kinds(&out), vec![(1, "donate")]);
         assert!(!m.terminated());
         out.clear();
         // Rank 1 runs dry: its ask answers the request.
-        m.on_ask(1, 0, 0, &mut out);
+        m.on_ask(1, Tally::default(), &mut out);
         assert!(m.terminated());
         assert_eq!(kinds(&out), vec![(0, "terminate"), (1, "terminate")]);
     }
@@ -241,8 +266,8 @@ mod test {
     fn donated_work_reaches_the_waiting_rank() {
         let mut m = Master::new(2, vec![p(0)], None);
         let mut out = Outbox::new();
-        m.on_ask(0, 0, 0, &mut out);
-        m.on_ask(1, 0, 0, &mut out);
+        m.on_ask(0, Tally::default(), &mut out);
+        m.on_ask(1, Tally::default(), &mut out);
         assert_eq!(kinds(&out), vec![(0, "work"), (0, "donate")]);
         out.clear();
         m.on_donation(0, vec![p(5), p(6)], &mut out);
@@ -251,7 +276,8 @@ mod test {
             vec![(
                 1,
                 Message::Work {
-                    prefixes: vec![p(5)]
+                    prefixes: vec![p(5)],
+                    initial_depth: 1,
                 }
             )]
         );
@@ -262,18 +288,18 @@ mod test {
     fn no_termination_while_donated_work_runs() {
         let mut m = Master::new(2, vec![], None);
         let mut out = Outbox::new();
-        m.on_ask(1, 0, 0, &mut out); // rank 0 busy, asked to donate
+        m.on_ask(1, Tally::default(), &mut out); // rank 0 busy, asked to donate
         assert_eq!(kinds(&out), vec![(0, "donate")]);
         out.clear();
         // rank 0 answers with work, then runs dry.
         m.on_donation(0, vec![p(1)], &mut out);
         assert_eq!(kinds(&out), vec![(1, "work")]);
         out.clear();
-        m.on_ask(0, 0, 0, &mut out);
+        m.on_ask(0, Tally::default(), &mut out);
         assert!(!m.terminated(), "rank 1 still works on the donated prefix");
         assert_eq!(kinds(&out), vec![(1, "donate")]);
         out.clear();
-        m.on_ask(1, 0, 0, &mut out);
+        m.on_ask(1, Tally::default(), &mut out);
         assert!(m.terminated());
     }
 
@@ -281,12 +307,12 @@ mod test {
     fn a_busy_rank_is_asked_once() {
         let mut m = Master::new(3, vec![], None);
         let mut out = Outbox::new();
-        m.on_ask(0, 0, 0, &mut out);
+        m.on_ask(0, Tally::default(), &mut out);
         assert_eq!(kinds(&out), vec![(1, "donate")]);
         out.clear();
-        m.on_ask(2, 0, 0, &mut out);
+        m.on_ask(2, Tally::default(), &mut out);
         assert!(out.is_empty(), "rank 1 already owes a donation: {out:?}");
-        m.on_ask(1, 0, 0, &mut out);
+        m.on_ask(1, Tally::default(), &mut out);
         assert!(m.terminated());
     }
 

@@ -1,7 +1,7 @@
 //! Every message of the extended-star protocol: one definition, one encoder,
 //! one decoder. See `README.md` beside this file for who sends what, when.
 
-use crate::engine::{Prefix, WorkerStats};
+use crate::engine::{Prefix, Tally, WorkerStats};
 use serde::{Deserialize, Serialize};
 
 /// A message between a rank's manager and the master.
@@ -9,9 +9,16 @@ use serde::{Deserialize, Serialize};
 pub enum Message {
     /// Rank -> master: every task this rank was given is finished. Carries
     /// the rank's running totals for the progress display.
-    AskForWork { nodes: u64, solutions: u64 },
-    /// Master -> rank: subtrees to search.
-    Work { prefixes: Vec<Prefix> },
+    AskForWork(Tally),
+    /// Rank -> master, about once a second while the rank works: its
+    /// running totals, for the progress display. Changes nothing else.
+    Progress(Tally),
+    /// Master -> rank: subtrees to search. `initial_depth` is the depth of
+    /// the master's initial prefixes, so the rank can count those it walks.
+    Work {
+        prefixes: Vec<Prefix>,
+        initial_depth: u32,
+    },
     /// Master -> rank: split off some unexplored subtrees for another rank.
     /// Answered by a `Donation`, or, when the rank has nothing left to
     /// give, by its next `AskForWork`.
@@ -45,6 +52,11 @@ pub struct RankReport {
     pub manager_cpu_s: f64,
     /// Seconds from the rank's start to its `Final`.
     pub wall_s: f64,
+    /// The host the rank ran on, the cores it could use there (its CPU
+    /// affinity), and the processors the host has online.
+    pub host: String,
+    pub cores: usize,
+    pub host_cpus: usize,
 }
 
 /// A message that could not be decoded.
@@ -79,14 +91,20 @@ mod test {
             Prefix(vec![1; 40]),
         ];
         vec![
-            Message::AskForWork {
+            Message::AskForWork(Tally {
                 nodes: u64::MAX,
                 solutions: 7,
-            },
+                initial_done: 3,
+            }),
+            Message::Progress(Tally::default()),
             Message::Work {
                 prefixes: prefixes.clone(),
+                initial_depth: 2,
             },
-            Message::Work { prefixes: vec![] },
+            Message::Work {
+                prefixes: vec![],
+                initial_depth: 0,
+            },
             Message::DonateRequest,
             Message::Donation { prefixes },
             Message::Donation { prefixes: vec![] },
@@ -110,6 +128,9 @@ mod test {
                 messages_sent: 17,
                 manager_cpu_s: 0.01,
                 wall_s: 2.0,
+                host: "node-07".into(),
+                cores: 16,
+                host_cpus: 32,
             })),
         ]
     }

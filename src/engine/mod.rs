@@ -12,7 +12,7 @@ pub mod problem;
 pub mod search;
 
 pub use mode::{Mode, Uniqueness};
-pub use pool::stats::WorkerStats;
+pub use pool::stats::{Tally, WorkerStats};
 pub use pool::{PoolEvent, RankPool};
 pub use prefix::{Prefix, replay};
 pub use problem::{Problem, SubtreeCount};

@@ -12,7 +12,7 @@ use crate::engine::search::{Context, Searcher, Task};
 use crossbeam_channel::Sender;
 use crossbeam_deque::{Injector, Steal, Stealer, Worker};
 use sleep::Sleep;
-use stats::WorkerStats;
+use stats::{Tally, WorkerStats};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::thread::JoinHandle;
@@ -48,6 +48,11 @@ struct Shared<N> {
     /// Live progress, summed over workers at task ends.
     live_nodes: AtomicU64,
     live_solutions: AtomicU64,
+    /// Depth of the master's initial prefixes (`usize::MAX`: not known
+    /// yet). Subtrees split off a walk are always deeper, so a finished
+    /// task at exactly this depth is one initial prefix walked.
+    initial_depth: AtomicUsize,
+    initial_done: AtomicU64,
     sleep: Sleep,
     events: Sender<PoolEvent>,
 }
@@ -81,6 +86,8 @@ impl<N: Clone + Send + 'static> RankPool<N> {
             limit,
             live_nodes: AtomicU64::new(0),
             live_solutions: AtomicU64::new(0),
+            initial_depth: AtomicUsize::new(usize::MAX),
+            initial_done: AtomicU64::new(0),
             sleep: Sleep::default(),
             events,
         });
@@ -153,12 +160,20 @@ impl<N: Clone + Send + 'static> RankPool<N> {
         self.shared.pending.load(Ordering::SeqCst)
     }
 
-    /// Nodes and solutions finished so far (updated at task ends).
-    pub fn progress(&self) -> (u64, u64) {
-        (
-            self.shared.live_nodes.load(Ordering::Relaxed),
-            self.shared.live_solutions.load(Ordering::Relaxed),
-        )
+    /// Tells the pool how deep the master's initial prefixes are, so that
+    /// [`RankPool::progress`] can count them.
+    pub fn set_initial_depth(&self, depth: usize) {
+        self.shared.initial_depth.store(depth, Ordering::Relaxed);
+    }
+
+    /// Nodes, solutions and initial prefixes finished so far (updated at
+    /// task ends).
+    pub fn progress(&self) -> Tally {
+        Tally {
+            nodes: self.shared.live_nodes.load(Ordering::Relaxed),
+            solutions: self.shared.live_solutions.load(Ordering::Relaxed),
+            initial_done: self.shared.initial_done.load(Ordering::Relaxed),
+        }
     }
 
     /// Stops every worker and returns their statistics.
@@ -320,6 +335,9 @@ fn worker_main<P: Problem>(
                 .live_solutions
                 .fetch_add(now.solutions - reported.solutions, Ordering::Relaxed);
             reported = now;
+            if task.prefix.depth() == shared.initial_depth.load(Ordering::Relaxed) {
+                shared.initial_done.fetch_add(1, Ordering::Relaxed);
+            }
             if shared.pending.fetch_sub(1, Ordering::SeqCst) == 1 {
                 let _ = shared.events.send(PoolEvent::Idle);
             }

@@ -22,3 +22,34 @@ pub struct WorkerStats {
     /// Seconds spent without a task.
     pub idle_s: f64,
 }
+
+/// A rank's running totals, for progress: nodes and solutions of finished
+/// tasks, and how many of the master's initial prefixes this rank walked.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Tally {
+    pub nodes: u64,
+    pub solutions: u64,
+    pub initial_done: u64,
+}
+
+impl std::ops::Add for Tally {
+    type Output = Tally;
+    fn add(self, o: Tally) -> Tally {
+        Tally {
+            nodes: self.nodes + o.nodes,
+            solutions: self.solutions + o.solutions,
+            initial_done: self.initial_done + o.initial_done,
+        }
+    }
+}
+
+impl std::ops::Sub for Tally {
+    type Output = Tally;
+    fn sub(self, o: Tally) -> Tally {
+        Tally {
+            nodes: self.nodes.saturating_sub(o.nodes),
+            solutions: self.solutions.saturating_sub(o.solutions),
+            initial_done: self.initial_done.saturating_sub(o.initial_done),
+        }
+    }
+}

@@ -4,6 +4,11 @@
 //!
 //! The time of a run is its input preparation plus its search, as the run
 //! reports them (`prepare_s + wall_s`): process and MPI start-up are left out.
+//!
+//! [`sweep`] turns many runs into a strong-scaling table; [`plot`] draws it.
+
+pub mod plot;
+pub mod sweep;
 
 use std::process::Command;
 
@@ -31,7 +36,7 @@ pub fn parse_config(s: &str) -> Result<(usize, usize), String> {
 pub fn command_line(bin: &str, ranks: usize, threads: usize, problem: &[String]) -> Vec<String> {
     let mut cmd = Vec::new();
     if ranks > 1 {
-        cmd.extend(["mpirun", "--oversubscribe", "-np"].map(String::from));
+        cmd.extend(["mpirun", "--oversubscribe", "--bind-to", "none", "-np"].map(String::from));
         cmd.push(ranks.to_string());
     }
     cmd.push(bin.to_string());
@@ -41,7 +46,9 @@ pub fn command_line(bin: &str, ranks: usize, threads: usize, problem: &[String])
     cmd
 }
 
-pub fn run_once(cmd: &[String]) -> Result<Sample, String> {
+/// Runs a hysolve command line and returns its JSON summary (the last line
+/// of its output).
+pub fn run_json(cmd: &[String]) -> Result<serde_json::Value, String> {
     let out = Command::new(&cmd[0])
         .args(&cmd[1..])
         .env("OMPI_ALLOW_RUN_AS_ROOT", "1")
@@ -57,8 +64,12 @@ pub fn run_once(cmd: &[String]) -> Result<Sample, String> {
         ));
     }
     let last = stdout.lines().last().unwrap_or_default();
-    let v: serde_json::Value =
-        serde_json::from_str(last).map_err(|e| format!("bad JSON from {}: {e}", cmd.join(" ")))?;
+    serde_json::from_str(last).map_err(|e| format!("bad JSON from {}: {e}", cmd.join(" ")))
+}
+
+pub fn run_once(cmd: &[String]) -> Result<Sample, String> {
+    let v = run_json(cmd)?;
+    let last = v.to_string();
     let get = |k: &str| v[k].as_f64().ok_or_else(|| format!("no '{k}' in {last}"));
     let manager_cpu_pct = v["rank_stats"]
         .as_array()
@@ -88,7 +99,7 @@ pub fn median(v: &mut [f64]) -> f64 {
     }
 }
 
-fn sh(cmd: &str, args: &[&str]) -> String {
+pub(crate) fn sh(cmd: &str, args: &[&str]) -> String {
     Command::new(cmd)
         .args(args)
         .output()
