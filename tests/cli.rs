@@ -144,6 +144,13 @@ fn stats_go_to_stderr() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains("rank worker"), "{stderr}");
     assert!(stderr.contains("mgr_cpu"), "{stderr}");
+    assert!(stderr.contains("messages sent to other ranks"), "{stderr}");
+    assert!(stderr.contains("rank 0 on "), "{stderr}");
+    let v = json_of(&hysolve(&["--threads", "2", "--json", "queens", "11"]));
+    let rank = &v["rank_stats"][0];
+    assert!(rank["host"].is_string() && rank["cores"].as_u64() >= Some(1));
+    assert_eq!(rank["workers"].as_array().unwrap().len(), 2);
+    assert!(v["master"]["messages_sent"].is_u64());
 }
 
 fn write_temp(dir: &tempfile::TempDir, name: &str, text: &str) -> String {
@@ -466,4 +473,38 @@ fn pack_bad_input_and_limits() {
         "--mode", "first", "pack", "--pieces", "soma", "--figure", steps, "--json",
     ]));
     assert_eq!(v["solutions"], 1);
+}
+
+/// Runs `hysolve ARGS` on a pseudo-terminal (util-linux `script`) and
+/// returns what the terminal showed.
+fn on_a_terminal(args: &str) -> String {
+    let mut cmd = std::process::Command::new("script");
+    cmd.args(["-qec", &format!("{} {args}", common::BIN), "/dev/null"])
+        .env_remove("RUST_LOG");
+    let out = common::run_with_timeout(cmd, std::time::Duration::from_secs(60));
+    assert!(out.status.success(), "{args}: {out:?}");
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+#[test]
+fn progress_bar_on_a_terminal_only_for_long_runs_and_not_with_quiet() {
+    // About two seconds: the bar shows after the first.
+    let shown = on_a_terminal("--threads 2 queens 16");
+    assert!(shown.contains("14772512 solutions"), "{shown}");
+    assert!(shown.contains("prefixes, eta"), "no progress bar: {shown}");
+    assert!(shown.contains("M nodes/s"), "{shown}");
+    assert!(shown.contains("% of"), "{shown}");
+    let quiet = on_a_terminal("--quiet --threads 2 queens 16");
+    assert!(
+        !quiet.contains("prefixes, eta"),
+        "--quiet shows a bar: {quiet}"
+    );
+    let short = on_a_terminal("--threads 2 queens 10");
+    assert!(
+        !short.contains("prefixes, eta"),
+        "a short run shows a bar: {short}"
+    );
+    // Not a terminal: never.
+    let piped = hysolve(&["--threads", "2", "queens", "16"]);
+    assert!(!String::from_utf8_lossy(&piped.stderr).contains("prefixes"));
 }

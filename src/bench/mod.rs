@@ -122,10 +122,23 @@ pub fn machine() -> String {
     format!("{} ({cpu}, {cores} cores)", sh("hostname", &[]))
 }
 
+/// The commit the binaries were built from: `-dirty` when the sources
+/// (src/, Cargo.toml, Cargo.lock) differ from it.
 pub fn commit() -> String {
     let head = sh("git", &["rev-parse", "--short", "HEAD"]);
-    let dirty = !sh("git", &["status", "--porcelain", "--untracked-files=no"]).is_empty();
-    format!("{head}{}", if dirty { "-dirty" } else { "" })
+    let changed = sh(
+        "git",
+        &[
+            "status",
+            "--porcelain",
+            "--untracked-files=no",
+            "--",
+            "src",
+            "Cargo.toml",
+            "Cargo.lock",
+        ],
+    );
+    format!("{head}{}", if changed.is_empty() { "" } else { "-dirty" })
 }
 
 /// Opens a CSV to append rows to, writing `header` first when the file is

@@ -75,11 +75,13 @@ fn workloads(points: &[Point]) -> Vec<(String, RGBColor)> {
 
 /// The line of one workload in one layout: every worker count's point of
 /// that layout (the fastest one where the layout has several, as hybrid
-/// does). The 1-worker point starts every layout's line.
+/// does). The 1-worker point starts the threads and ranks lines; the hybrid
+/// line starts at its first hybrid point.
 fn line<'a>(points: &'a [Point], workload: &str, layout: Layout) -> Vec<&'a Point> {
     let mut best: BTreeMap<usize, &Point> = BTreeMap::new();
     for p in points.iter().filter(|p| p.workload == workload) {
-        if p.layout() != layout && p.workers() != 1 {
+        let starts = p.workers() == 1 && layout != Layout::Hybrid;
+        if p.layout() != layout && !starts {
             continue;
         }
         let slot = best.entry(p.workers()).or_insert(p);
@@ -87,7 +89,7 @@ fn line<'a>(points: &'a [Point], workload: &str, layout: Layout) -> Vec<&'a Poin
             *slot = p;
         }
     }
-    if best.len() == 1 && layout != Layout::Threads {
+    if best.len() == 1 && layout == Layout::Ranks {
         return Vec::new(); // only the 1-worker point: drawn with the threads line
     }
     best.into_values().collect()

@@ -139,6 +139,8 @@ fn run(o: &RunOpts) -> Result<(), String> {
             .collect::<Result<_, _>>()?
     };
     let bin = o.bin.to_string_lossy().to_string();
+    // Before the runs: what the binary was built from.
+    let commit = commit();
     let jsonl = o
         .output
         .out_dir
@@ -176,7 +178,7 @@ fn run(o: &RunOpts) -> Result<(), String> {
         }
     }
     let meta = Meta {
-        commit: commit(),
+        commit,
         machine: o.output.machine.clone().unwrap_or_else(machine),
         cores,
         date: today(),
