@@ -13,7 +13,7 @@ export OMPI_ALLOW_RUN_AS_ROOT := 1
 export OMPI_ALLOW_RUN_AS_ROOT_CONFIRM := 1
 MPIRUN := mpirun --oversubscribe --bind-to none
 
-.PHONY: all deps build run test lint bench sweep clean
+.PHONY: all deps build run test test-scheduler lint bench sweep clean
 
 all: build
 
@@ -45,11 +45,18 @@ run: build
 lint: deps
 	$(CARGO) fmt --all -- --check
 	$(CARGO) clippy --release --all-targets -- -D warnings
-	shellcheck pbs/*.sh tests/scheduler/fake-qsub
+	shellcheck pbs/*.sh tests/scheduler/*
 
-# Every test: unit, engine (ranks as threads), CLI, and real mpirun runs.
+# Every test: unit, engine (ranks as threads), CLI, real mpirun runs, the
+# job scripts, then the job scripts through a real one-node Slurm.
 test: lint
 	$(CARGO) test --release --lib --bins --tests
+	$(MAKE) test-scheduler
+
+# qsub pbs/hybrid.sh, sbatch pbs/slurm.sh and a tiny pbs/sweep.sh through a
+# private one-node Slurm cluster (installed when missing; stopped after).
+test-scheduler: build
+	bash tests/scheduler/slurm-harness.sh
 
 HITORI_SEED := $(shell ls examples/hitori/seed/*.txt | tr '\n' ',' | sed 's/,$$//')
 MAGIC_FILES := examples/magic/seed_4x4_br15.txt,examples/magic/empty_4x4.txt,examples/magic/5x5_diag_sample00.txt,examples/magic/5x5_row_1_2_13_24_25.txt,examples/magic/5x5_siamese_13blank.txt

@@ -18,9 +18,12 @@
 #
 # Variables (qsub -v, sbatch --export, or the environment):
 #   PROBLEM  problem and its arguments  (default: count the shadings of the
-#            shipped open 16x16 Hitori grid, 2,358,720 of them)
+#            shipped open 16x16 Hitori grid, 2,358,720 of them). Words may
+#            also be joined with '+' (PROBLEM=queens+17), for qsub front ends
+#            that do not quote -v values, such as Slurm's qsub wrapper.
 #   MODE     count | all | first | unique (default: count)
-#   ARGS     more hysolve flags, e.g. "--stats" or "--out solutions.txt"
+#   ARGS     more hysolve flags, e.g. "--stats" or "--out solutions.txt" ('+'
+#            joins words here too)
 #   THREADS  worker threads per rank (default: what the scheduler granted)
 #   RANKS    ranks (default: one per node granted; 2 without a scheduler)
 #   RESULT   file to write the run's JSON summary to (pbs/sweep.sh sets it);
@@ -36,6 +39,9 @@
 #PBS -l walltime=00:30:00
 #PBS -j oe
 set -euo pipefail
+# Some schedulers start jobs with an empty environment (Slurm's qsub wrapper
+# exports none): give the job the usual search path.
+export PATH=${PATH:-/usr/local/bin:/usr/bin:/bin}
 
 log() { echo "hysolve job: $*"; }
 
@@ -68,8 +74,10 @@ else
 fi
 
 PROBLEM=${PROBLEM:-"hitori examples/hitori/open-16x16.txt"}
+PROBLEM=${PROBLEM//+/ }
 MODE=${MODE:-count}
 ARGS=${ARGS:-}
+ARGS=${ARGS//+/ }
 BIN=${BIN:-target/release/hysolve}
 MPIRUN=${MPIRUN:-mpirun}
 RANKS=${RANKS:-$NODES}

@@ -45,7 +45,7 @@ for v in $NODES $THREADS $REPS; do
   [ "$v" -ge 1 ] 2>/dev/null || { echo "pbs/sweep.sh: error: '$v' in NODES, THREADS or REPS is not a positive number" >&2; exit 2; }
 done
 case "$PROBLEM$MODE$ARGS" in
-  *,*) echo "pbs/sweep.sh: error: PROBLEM, MODE and ARGS cannot hold commas (qsub -v splits on them)" >&2; exit 2 ;;
+  *,*|*+*) echo "pbs/sweep.sh: error: PROBLEM, MODE and ARGS cannot hold ',' or '+' (qsub -v splits on commas; '+' joins words)" >&2; exit 2 ;;
 esac
 if [ ! -x "${BIN:-target/release/hysolve}" ] || [ ! -x "$SWEEP" ]; then make build; fi
 mkdir -p "$OUT"
@@ -58,7 +58,9 @@ for rep in $(seq 1 "$REPS"); do
       result="$OUT/${n}x${t}-rep${rep}.json"
       rm -f "$result" "$result.failed"
       name="hys-${n}x${t}-r${rep}"
-      vars="PROBLEM=$PROBLEM,MODE=$MODE,ARGS=$ARGS,THREADS=$t,RESULT=$result"
+      # Words joined with '+' (pbs/hybrid.sh splits them again): some qsub
+      # front ends, Slurm's wrapper among them, do not quote -v values.
+      vars="PROBLEM=${PROBLEM// /+},MODE=$MODE,ARGS=${ARGS// /+},THREADS=$t,RESULT=$result"
       # shellcheck disable=SC2086 # QSUB_ARGS is a word list on purpose
       case "$SUBMIT" in
         sbatch)
@@ -67,10 +69,12 @@ for rep in $(seq 1 "$REPS"); do
                  --output="$OUT/$name-%j.out" --export="ALL,$vars" "$OLDPWD/pbs/slurm.sh") ;;
         *)
           # qsub -v passes the values; the job starts in the submit
-          # directory's checkout (PBS_O_WORKDIR), its output lands in $OUT.
-          id=$(qsub $QSUB_ARGS -N "$name" -l "select=$n:ncpus=$t:mpiprocs=1:ompthreads=$t" \
-                 -l place=scatter:excl -l "walltime=$WALLTIME" -j oe -o "$OUT/$name.out" \
-                 -v "$vars" pbs/hybrid.sh) ;;
+          # directory's checkout (PBS_O_WORKDIR), its output lands in $OUT
+          # (Slurm's wrapper puts it in the checkout whatever -o says).
+          # One -l: Slurm's wrapper keeps only the last one.
+          id=$(qsub $QSUB_ARGS -N "$name" \
+                 -l "select=$n:ncpus=$t:mpiprocs=1:ompthreads=$t,place=scatter:excl,walltime=$WALLTIME" \
+                 -j oe -o "$OUT/$name.out" -v "$vars" pbs/hybrid.sh) ;;
       esac
       echo "submitted $name: job $id"
       expected+=("$result")

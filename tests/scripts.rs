@@ -218,7 +218,7 @@ fn hybrid_sh_reads_torque_and_pbs_node_files() {
             ("PBS_NODEFILE", nodefile.to_str().unwrap()),
             ("NCPUS", "16"),
             ("OMP_NUM_THREADS", "16"),
-            ("PROBLEM", "hitori examples/hitori/gen-50x50.txt"),
+            ("PROBLEM", "hitori+examples/hitori/gen-50x50.txt"),
             ("MODE", "unique"),
             ("ARGS", "--stats"),
             ("RECORD_ONLY", "1"),
