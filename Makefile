@@ -18,13 +18,15 @@ MPIRUN := mpirun --oversubscribe --bind-to none
 all: build
 
 # Installs OpenMPI (headers, mpicc, mpirun), libclang (for the mpi crate's
-# bindings) and shellcheck (for the job scripts) when missing.
+# bindings), shellcheck (for the job scripts) and Chromium (the viewer's
+# browser test) when missing.
 deps:
 	@missing=""; \
 	command -v mpicc >/dev/null 2>&1 || missing="$$missing libopenmpi-dev"; \
 	command -v mpirun >/dev/null 2>&1 || missing="$$missing openmpi-bin"; \
 	ls /usr/lib/llvm-*/lib/libclang*.so* >/dev/null 2>&1 || ldconfig -p 2>/dev/null | grep -q libclang || missing="$$missing libclang-dev"; \
 	command -v shellcheck >/dev/null 2>&1 || missing="$$missing shellcheck"; \
+	command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>&1 || missing="$$missing chromium"; \
 	if [ -n "$$missing" ]; then \
 	  echo "installing:$$missing"; \
 	  if [ "$$(id -u)" = 0 ]; then SUDO=""; else SUDO="sudo"; fi; \

@@ -11,3 +11,4 @@ pub mod cli;
 pub mod cluster;
 pub mod engine;
 pub mod problems;
+pub mod view;

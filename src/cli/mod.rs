@@ -114,6 +114,33 @@ pub enum ProblemCmd {
     Generate(GenerateCmd),
     /// A pseudo-random irregular tree with exactly LEAVES solutions (for testing the engine)
     Synthetic(Synthetic),
+    /// Pictures of the solutions in a solutions file: a self-contained HTML
+    /// page, or one solution as SVG
+    View(ViewArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct ViewArgs {
+    /// A solutions file hysolve wrote (--mode all --out FILE, or a .solution file)
+    file: PathBuf,
+    /// Where to write the page or picture (default: FILE.html, or FILE-N.svg)
+    #[arg(short = 'o', long = "output")]
+    output: Option<PathBuf>,
+    /// Number of the first solution on the page (from 1)
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..))]
+    from: u64,
+    /// How many solutions the page holds
+    #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u64).range(1..=crate::view::MAX_PAGE as u64))]
+    count: u64,
+    /// Write solution N alone as an SVG picture instead of a page
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    svg: Option<u64>,
+    /// The problem the file comes from (default: told from its first solution)
+    #[arg(long, value_enum)]
+    kind: Option<crate::view::Kind>,
+    /// Hitori: the puzzle, to print its numbers in the cells
+    #[arg(long)]
+    puzzle: Option<PathBuf>,
 }
 
 #[derive(Debug, Subcommand)]
@@ -276,6 +303,7 @@ pub fn run(cli: Cli) -> Result<(), CliError> {
             let problem = Queens::new(n, mode == Mode::Count).map_err(CliError::Input)?;
             solve(problem, g, mode, input)
         }
+        ProblemCmd::View(args) => view(&args),
         ProblemCmd::Synthetic(problem) => {
             problem.validate().map_err(CliError::Input)?;
             solve(problem, g, g.mode.unwrap_or(Mode::Count), input)
@@ -489,6 +517,83 @@ fn is_rank_zero() -> bool {
         .iter()
         .find_map(|v| std::env::var(v).ok())
         .is_none_or(|r| r.trim() == "0")
+}
+
+/// `hysolve view`: the page (or with --svg, one picture) for a solutions file.
+fn view(a: &ViewArgs) -> Result<(), CliError> {
+    use crate::view::{self, Kind, Picture, svg::Style};
+    let input = |e: crate::problems::input::InputError| CliError::Input(e.to_string());
+    let (from, count) = match a.svg {
+        Some(n) => (n as usize, 1),
+        None => (a.from as usize, a.count as usize),
+    };
+    let solutions = view::read(&a.file, a.kind, from, count).map_err(input)?;
+    let mut style = Style::for_pictures(&solutions.pictures);
+    if let Some(puzzle) = &a.puzzle {
+        if solutions.kind != Kind::Hitori {
+            return Err(CliError::Input(format!(
+                "--puzzle is for Hitori solutions; {} holds {} solutions",
+                a.file.display(),
+                solutions.kind.name()
+            )));
+        }
+        let text =
+            crate::problems::input::read_text(puzzle, crate::problems::input::MAX_INPUT_BYTES)
+                .map_err(input)?;
+        let grid =
+            hitori::grid::Grid::parse(&text, &puzzle.display().to_string()).map_err(input)?;
+        for (i, p) in solutions.pictures.iter().enumerate() {
+            if let Picture::Hitori { rows, cols, .. } = p
+                && (*rows, *cols) != (grid.rows, grid.cols)
+            {
+                return Err(CliError::Input(format!(
+                    "{}: solution {} is {rows}x{cols} but the puzzle {} is {}x{}",
+                    a.file.display(),
+                    from + i,
+                    puzzle.display(),
+                    grid.rows,
+                    grid.cols
+                )));
+            }
+        }
+        style.numbers = Some(grid.values.iter().map(|&v| u64::from(v)).collect());
+    }
+    let (path, bytes) = match a.svg {
+        Some(n) => {
+            let path = a.output.clone().unwrap_or_else(|| {
+                let mut p = a.file.clone().into_os_string();
+                p.push(format!("-{n}.svg"));
+                PathBuf::from(p)
+            });
+            let svg = view::svg::draw(&solutions.pictures[0], &style, true);
+            (
+                path,
+                format!("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n{svg}\n"),
+            )
+        }
+        None => {
+            let path = a.output.clone().unwrap_or_else(|| {
+                let mut p = a.file.clone().into_os_string();
+                p.push(".html");
+                PathBuf::from(p)
+            });
+            let name = a.file.file_name().map_or_else(
+                || a.file.display().to_string(),
+                |n| n.to_string_lossy().into_owned(),
+            );
+            (path, view::html::page(&name, &solutions, &style))
+        }
+    };
+    write_atomically(&path, bytes.as_bytes())?;
+    eprintln!(
+        "hysolve: wrote {} ({} of the {} {} solutions in {}, from solution {from})",
+        path.display(),
+        solutions.pictures.len(),
+        solutions.total,
+        solutions.kind.name(),
+        a.file.display()
+    );
+    Ok(())
 }
 
 fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), CliError> {
