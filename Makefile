@@ -57,7 +57,7 @@ test: lint
 
 # qsub pbs/hybrid.sh, sbatch pbs/slurm.sh and a tiny pbs/sweep.sh through a
 # private one-node Slurm cluster (installed when missing; stopped after).
-test-scheduler: build
+test-scheduler: deps
 	bash tests/scheduler/slurm-harness.sh
 
 HITORI_SEED := $(shell ls examples/hitori/seed/*.txt | tr '\n' ',' | sed 's/,$$//')
