@@ -33,6 +33,11 @@
 #   BIND     mpirun's mapping and binding flags (default: one rank per node
 #            bound to THREADS cores; --bind-to none when they do not fit)
 #   MPIRUN   the launcher (default mpirun)
+#   CHECKPOINT  checkpoint file (count mode, or all mode with --out in ARGS):
+#            default hysolve-<digest of MODE, PROBLEM, ARGS>.ckpt in the
+#            submit directory; "none": off. When it exists the run resumes
+#            from it: resubmit a job killed at its walltime and it goes on.
+#            Add ARGS="--checkpoint-every 600" for another interval than 60 s.
 #PBS -N hysolve
 #PBS -l select=2:ncpus=8:mpiprocs=1:ompthreads=8
 #PBS -l place=scatter:excl
@@ -86,6 +91,22 @@ THREADS=${THREADS:-$GRANTED_THREADS}
 [ "$RANKS" -ge 1 ] 2>/dev/null || { log "error: RANKS='$RANKS' is not a positive number"; exit 2; }
 PER_NODE=$(( (RANKS + NODES - 1) / NODES ))
 
+CHECKPOINT=${CHECKPOINT:-}
+if [ -z "$CHECKPOINT" ]; then
+  if [ "$MODE" = count ] || { [ "$MODE" = all ] && [[ " $ARGS " == *" --out "* ]]; }; then
+    CHECKPOINT="hysolve-$(printf '%s|%s|%s' "$MODE" "$PROBLEM" "$ARGS" | cksum | cut -d' ' -f1).ckpt"
+  else
+    CHECKPOINT=none
+  fi
+fi
+CK_ARGS=()
+if [ "$CHECKPOINT" != none ]; then
+  CK_ARGS=(--checkpoint "$CHECKPOINT")
+  if [ -f "$CHECKPOINT" ]; then
+    CK_ARGS+=(--resume "$CHECKPOINT")
+  fi
+fi
+
 # Build only where no binary exists (never on a compute node that has one).
 if [ ! -x "$BIN" ]; then
   log "$BIN not found: building it"
@@ -118,9 +139,14 @@ export OMP_NUM_THREADS=$THREADS
 
 # shellcheck disable=SC2206 # BIND, ARGS and PROBLEM are word lists on purpose
 CMD=("$MPIRUN" "${LAUNCH[@]}" -np "$RANKS" $BIND -x OMP_NUM_THREADS
-     "$BIN" --threads "$THREADS" --mode "$MODE" $ARGS --json $PROBLEM)
+     "$BIN" --threads "$THREADS" --mode "$MODE" $ARGS "${CK_ARGS[@]}" --json $PROBLEM)
 log "scheduler: $SCHEDULER"
 log "$NODES node(s), $RANKS rank(s) x $THREADS thread(s): $PROBLEM (mode $MODE), in $PWD"
+if [ ${#CK_ARGS[@]} -gt 2 ]; then
+  log "resuming from the checkpoint $CHECKPOINT"
+elif [ ${#CK_ARGS[@]} -gt 0 ]; then
+  log "checkpoints in $CHECKPOINT (resubmit to resume a job that dies)"
+fi
 log "command: ${CMD[*]}"
 
 if [ -z "${RESULT:-}" ]; then

@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{A000170, CONFIGS};
+use common::{A000170, CONFIGS, blocks};
 use hysolve::cluster::{Outcome, RunConfig, run_threaded};
 use hysolve::engine::{Mode, Problem, sequential};
 use hysolve::problems::queens::{self, Queens};
@@ -20,6 +20,8 @@ fn config(mode: Mode, threads: usize, prefixes_per_worker: usize) -> RunConfig {
         started: Instant::now(),
         progress: false,
         limit: None,
+        checkpoint: None,
+        interrupt: None,
     }
 }
 
@@ -215,4 +217,106 @@ fn unique_mode_tells_one_from_two() {
             assert_eq!(o.found.len() as u64, expect);
         }
     }
+}
+
+/// Interrupts a run (the flag SIGTERM sets) at many moments, resumes it from
+/// its checkpoint in another configuration, perhaps several times: the count
+/// and, in `all` mode, the solutions written are exactly an uninterrupted
+/// run's.
+#[test]
+fn interrupted_runs_resume_exactly_in_other_configurations() {
+    use hysolve::cluster::{Checkpoint, CheckpointPlan, RunError, checkpoint::FORMAT};
+    use rand::{RngExt, SeedableRng};
+    use std::sync::atomic::{AtomicBool, Ordering};
+    let t = Synthetic {
+        work: 2,
+        ..tree(11, 40_000)
+    };
+    let clock = Instant::now();
+    let (reference, ref_sink) = run(t.clone(), Mode::All, 1, 1, 4);
+    let span_ms = (clock.elapsed().as_millis() as u64).max(20);
+    let mut want = blocks(&ref_sink);
+    want.sort();
+    assert_eq!(want.len(), 40_000);
+    let dir = tempfile::tempdir().unwrap();
+    let mut rng = rand_xorshift::XorShiftRng::seed_from_u64(7);
+    let mut interrupted = 0;
+    for trial in 0..8 {
+        let mode = if trial % 2 == 0 {
+            Mode::All
+        } else {
+            Mode::Count
+        };
+        let path = dir.path().join(format!("trial{trial}.ckpt"));
+        let identity = Checkpoint {
+            format: FORMAT.into(),
+            problem: "synthetic".into(),
+            instance: "t".into(),
+            mode: mode.to_string(),
+            fingerprint: "f".into(),
+            remaining: vec![],
+            units: 0,
+            nodes: 0,
+            solutions: 0,
+            written: 0,
+            out_bytes: 0,
+            elapsed_s: 0.0,
+        };
+        let mut sink: Vec<u8> = Vec::new();
+        let mut resume: Option<Checkpoint> = None;
+        let mut stops = 0;
+        let outcome = loop {
+            let (ranks, threads) = CONFIGS[rng.random_range(0..CONFIGS.len())];
+            let flag = Arc::new(AtomicBool::new(false));
+            let mut c = config(mode, threads, 4);
+            c.checkpoint = Some(Arc::new(CheckpointPlan {
+                path: path.clone(),
+                every: Duration::from_millis(rng.random_range(1..30)),
+                identity: identity.clone(),
+                resume: resume.take(),
+            }));
+            c.interrupt = Some(flag.clone());
+            if let Some(r) = &c.checkpoint.as_ref().unwrap().resume {
+                // As the CLI does: the output cut back to what the
+                // checkpoint vouches for.
+                sink.truncate(r.out_bytes as usize);
+            }
+            // Up to three interruptions at random moments of the run, then
+            // one that runs to the end.
+            let delay = Duration::from_millis(rng.random_range(0..span_ms));
+            stops += 1;
+            let stopper = {
+                let flag = flag.clone();
+                let last = stops > 3;
+                std::thread::spawn(move || {
+                    std::thread::sleep(delay);
+                    if !last {
+                        flag.store(true, Ordering::SeqCst);
+                    }
+                })
+            };
+            let result = run_threaded(Arc::new(t.clone()), &c, ranks, &mut sink);
+            stopper.join().unwrap();
+            match result {
+                Ok(o) => break o,
+                Err(RunError::Interrupted { checkpoint }) => {
+                    interrupted += 1;
+                    let p = checkpoint.expect("a checkpoint path");
+                    resume = Some(Checkpoint::load(&p, &identity).unwrap());
+                }
+                Err(e) => panic!("trial {trial}: {e}"),
+            }
+        };
+        assert_eq!(outcome.solutions, 40_000, "trial {trial}");
+        assert_eq!(outcome.nodes, reference.nodes, "trial {trial}");
+        assert!(!path.exists(), "a finished run removes its checkpoint");
+        if mode == Mode::All {
+            let mut got = blocks(&sink);
+            got.sort();
+            assert_eq!(got.len(), want.len(), "trial {trial}: duplicates or losses");
+            assert!(got == want, "trial {trial}: other solutions");
+            assert_eq!(outcome.written, 40_000);
+        }
+    }
+    assert!(interrupted >= 4, "only {interrupted} interruptions");
 }

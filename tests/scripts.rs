@@ -398,3 +398,51 @@ fn sweep_sh_submits_a_series_and_gathers_one_csv() {
         .count();
     assert_eq!(logs, 4);
 }
+
+#[test]
+fn hybrid_sh_resumes_from_its_checkpoint() {
+    let job = Job::new();
+    let ckpt = job.path("q16.ckpt");
+    let ck = ckpt.to_str().unwrap().to_string();
+    // A job that dies at its walltime: SIGTERM to the run.
+    let mut cmd = Command::new("bash");
+    cmd.arg(Path::new(REPO).join("pbs/hybrid.sh"))
+        .current_dir(job.dir.path())
+        .env("BIN", common::BIN)
+        .env("RANKS", "1")
+        .env("THREADS", "1")
+        .env("PROBLEM", "queens 16")
+        .env("CHECKPOINT", &ck)
+        .env("ARGS", "--checkpoint-every 0.2")
+        .env("OMPI_ALLOW_RUN_AS_ROOT", "1")
+        .env("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1")
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null());
+    let mut child = cmd.spawn().unwrap();
+    std::thread::sleep(Duration::from_millis(1500));
+    // The scheduler signals every process of the job.
+    Command::new("pkill")
+        .args(["-TERM", "-f", &ck])
+        .status()
+        .unwrap();
+    let _ = child.wait();
+    assert!(ckpt.exists(), "the killed job left its checkpoint");
+    // The resubmitted job resumes on its own, on two ranks this time.
+    let out = job.run(
+        "pbs/hybrid.sh",
+        &[
+            ("RANKS", "2"),
+            ("THREADS", "1"),
+            ("PROBLEM", "queens 16"),
+            ("CHECKPOINT", &ck),
+        ],
+    );
+    let all = text(&out);
+    assert!(
+        all.contains(&format!("resuming from the checkpoint {ck}")),
+        "{all}"
+    );
+    assert!(job.mpirun_args().contains(&format!("--resume {ck}")));
+    check_run(&out, A000170[15], 2, 1);
+    assert!(!ckpt.exists());
+}

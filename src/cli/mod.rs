@@ -51,6 +51,18 @@ pub struct Global {
     /// Stop after N solutions (modes all, first and unique)
     #[arg(long, global = true, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     pub limit: Option<u64>,
+    /// Record the run's progress in FILE (atomically) so that it can be
+    /// resumed after its job dies (count and all modes)
+    #[arg(long, global = true, value_name = "FILE")]
+    pub checkpoint: Option<PathBuf>,
+    /// Seconds between checkpoints
+    #[arg(long, global = true, value_name = "SECONDS", default_value_t = 60.0, value_parser = parse_interval)]
+    pub checkpoint_every: f64,
+    /// Continue the run recorded in FILE (give the same problem and
+    /// arguments; ranks and threads may differ); checkpoints go on in FILE
+    /// unless --checkpoint names another
+    #[arg(long, global = true, value_name = "FILE")]
+    pub resume: Option<PathBuf>,
     /// Print one JSON object as the last line of stdout
     #[arg(long, global = true)]
     pub json: bool,
@@ -60,6 +72,13 @@ pub struct Global {
     /// No progress bar, no human-readable summary on stderr
     #[arg(long, global = true)]
     pub quiet: bool,
+    /// Show the progress bar even when stderr is not a terminal (under
+    /// mpirun, which passes stderr on to its own terminal)
+    #[arg(long, global = true)]
+    pub progress: bool,
+    /// Set from the problem's arguments before solving (see `fingerprint`)
+    #[arg(skip)]
+    pub fingerprint: String,
     /// Initial prefixes per worker that the master deals
     #[arg(long, global = true, default_value_t = 16, value_parser = clap::value_parser!(u32).range(1..=100_000), hide = true)]
     pub prefixes_per_worker: u32,
@@ -67,6 +86,42 @@ pub struct Global {
 
 fn parse_mode(s: &str) -> Result<Mode, String> {
     s.parse()
+}
+
+fn parse_interval(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(v) if v.is_finite() && (0.01..=1e7).contains(&v) => Ok(v),
+        _ => Err(format!(
+            "'{s}' is not a number of seconds from 0.01 to 10000000"
+        )),
+    }
+}
+
+/// A digest of what is solved: the problem's arguments and the contents of
+/// the files they name. A checkpoint only resumes the run it came from.
+fn fingerprint(cmd: &ProblemCmd) -> String {
+    use sha2::{Digest, Sha256};
+    let mut h = Sha256::new();
+    h.update(format!("{cmd:?}").as_bytes());
+    let files: Vec<PathBuf> = match cmd {
+        ProblemCmd::Hitori { file } => vec![file.clone()],
+        ProblemCmd::Magic { file, .. } => file.iter().cloned().collect(),
+        ProblemCmd::Pack { pieces, figure, .. } => std::iter::once(pieces)
+            .chain(figure)
+            .map(PathBuf::from)
+            .collect(),
+        _ => Vec::new(),
+    };
+    for f in files.iter().filter(|f| f.is_file()) {
+        if let Ok(bytes) = std::fs::read(f) {
+            h.update(&bytes);
+        }
+    }
+    h.finalize()
+        .iter()
+        .take(12)
+        .map(|b| format!("{b:02x}"))
+        .collect()
 }
 
 #[derive(Debug, Subcommand)]
@@ -245,7 +300,8 @@ fn default_threads() -> usize {
     (cores / local_ranks.max(1)).max(1)
 }
 
-pub fn run(cli: Cli) -> Result<(), CliError> {
+pub fn run(mut cli: Cli) -> Result<(), CliError> {
+    cli.global.fingerprint = fingerprint(&cli.problem);
     let g = &cli.global;
     let input = Instant::now();
     match cli.problem {
@@ -421,11 +477,40 @@ impl Output {
         })
     }
 
-    fn writer(&mut self) -> &mut dyn Write {
-        match self {
-            Output::File { file, .. } => file,
-            Output::Stdout(w) => w,
+    /// Continues the `.partial` file of an interrupted run, cut back to
+    /// the `len` bytes its checkpoint vouches for.
+    fn resume(path: &Path, len: u64) -> Result<Output, CliError> {
+        use std::io::Seek;
+        let mut name = path.file_name().unwrap_or_default().to_os_string();
+        name.push(".partial");
+        let tmp = path.with_file_name(name);
+        let err = |source| CliError::File {
+            path: tmp.clone(),
+            source,
+        };
+        let mut file = std::fs::OpenOptions::new()
+            .read(true)
+            .write(true)
+            .open(&tmp)
+            .map_err(err)?;
+        let have = file.metadata().map_err(err)?.len();
+        if have < len {
+            return Err(CliError::Input(format!(
+                "{}: {have} bytes, but the checkpoint recorded {len}: it is not this run's solutions file",
+                tmp.display()
+            )));
         }
+        file.set_len(len).map_err(err)?;
+        file.seek(std::io::SeekFrom::End(0)).map_err(err)?;
+        Ok(Output::File {
+            tmp: tmp.clone(),
+            path: path.to_path_buf(),
+            file: std::io::BufWriter::new(file),
+        })
+    }
+
+    fn writer(&mut self) -> &mut dyn cluster::SolutionSink {
+        self
     }
 
     fn finish(self) -> Result<(), CliError> {
@@ -449,6 +534,106 @@ impl Output {
     }
 }
 
+impl Write for Output {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        match self {
+            Output::File { file, .. } => file.write(buf),
+            Output::Stdout(w) => w.write(buf),
+        }
+    }
+
+    fn write_all(&mut self, buf: &[u8]) -> std::io::Result<()> {
+        match self {
+            Output::File { file, .. } => file.write_all(buf),
+            Output::Stdout(w) => w.write_all(buf),
+        }
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        match self {
+            Output::File { file, .. } => file.flush(),
+            Output::Stdout(w) => w.flush(),
+        }
+    }
+}
+
+impl cluster::SolutionSink for Output {
+    fn persist(&mut self) -> std::io::Result<()> {
+        self.flush()?;
+        match self {
+            Output::File { file, .. } => file.get_ref().sync_data(),
+            Output::Stdout(_) => Ok(()),
+        }
+    }
+}
+
+/// The checkpoint plan of a run, from --checkpoint and --resume.
+fn checkpoint_plan(
+    g: &Global,
+    mode: Mode,
+    name: &str,
+    instance: &str,
+) -> Result<Option<Arc<cluster::CheckpointPlan>>, CliError> {
+    let Some(path) = g.checkpoint.clone().or_else(|| g.resume.clone()) else {
+        return Ok(None);
+    };
+    if !matches!(mode, Mode::Count | Mode::All) {
+        return Err(CliError::Input(format!(
+            "--checkpoint and --resume are for count and all modes, not {mode}"
+        )));
+    }
+    if g.limit.is_some() {
+        return Err(CliError::Input(
+            "--checkpoint and --resume cannot be used with --limit".into(),
+        ));
+    }
+    if mode == Mode::All && g.out.is_none() {
+        return Err(CliError::Input(
+            "--checkpoint and --resume in all mode need --out FILE (stdout cannot be rewound)"
+                .into(),
+        ));
+    }
+    let identity = cluster::Checkpoint {
+        format: cluster::checkpoint::FORMAT.into(),
+        problem: name.into(),
+        instance: instance.into(),
+        mode: mode.to_string(),
+        fingerprint: g.fingerprint.clone(),
+        remaining: Vec::new(),
+        units: 0,
+        nodes: 0,
+        solutions: 0,
+        written: 0,
+        out_bytes: 0,
+        elapsed_s: 0.0,
+    };
+    let resume = match &g.resume {
+        Some(file) => Some(
+            cluster::Checkpoint::load(file, &identity)
+                .map_err(|e| CliError::Input(e.to_string()))?,
+        ),
+        None => None,
+    };
+    Ok(Some(Arc::new(cluster::CheckpointPlan {
+        path,
+        every: std::time::Duration::from_secs_f64(g.checkpoint_every),
+        identity,
+        resume,
+    })))
+}
+
+/// SIGTERM (a scheduler's walltime) and SIGINT (Ctrl-C) set the flag the
+/// master watches; a second one ends the process at once.
+fn interrupt_flag() -> Option<Arc<std::sync::atomic::AtomicBool>> {
+    use signal_hook::consts::{SIGINT, SIGTERM};
+    let flag = Arc::new(std::sync::atomic::AtomicBool::new(false));
+    for sig in [SIGTERM, SIGINT] {
+        signal_hook::flag::register_conditional_shutdown(sig, 1, flag.clone()).ok()?;
+        signal_hook::flag::register(sig, flag.clone()).ok()?;
+    }
+    Some(flag)
+}
+
 /// `input`: when reading the input began (reported apart from the search).
 fn solve<P: Problem>(problem: P, g: &Global, mode: Mode, input: Instant) -> Result<(), CliError> {
     if g.limit.is_some() && mode == Mode::Count {
@@ -464,24 +649,25 @@ fn solve<P: Problem>(problem: P, g: &Global, mode: Mode, input: Instant) -> Resu
         threads: g.threads.map_or_else(default_threads, |t| t as usize),
         prefixes_per_worker: g.prefixes_per_worker as usize,
         started,
-        // Under mpirun stderr is a pipe to the launcher, whose terminal
-        // shows through stdout.
-        progress: !g.quiet
-            && (std::io::stderr().is_terminal()
-                || (cluster::launched_by_mpi() && std::io::stdout().is_terminal())),
+        // Under mpirun stderr is a pipe to the launcher, and a rank cannot
+        // tell whether the launcher's own output is a terminal: --progress.
+        progress: !g.quiet && (g.progress || std::io::stderr().is_terminal()),
         limit: g.limit,
+        checkpoint: checkpoint_plan(g, mode, problem.name(), &problem.instance())?,
+        interrupt: interrupt_flag(),
     };
     let name = problem.name();
     let instance = problem.instance();
     let problem = Arc::new(problem);
     let master = !cluster::launched_by_mpi() || is_rank_zero();
-    let mut output = if master && mode == Mode::All {
-        Some(Output::open(g.out.as_deref())?)
-    } else {
-        None
+    let resumed = config.checkpoint.as_ref().and_then(|c| c.resume.as_ref());
+    let mut output = match (master && mode == Mode::All, resumed, g.out.as_deref()) {
+        (false, ..) => None,
+        (true, Some(c), Some(path)) => Some(Output::resume(path, c.out_bytes)?),
+        (true, ..) => Some(Output::open(g.out.as_deref())?),
     };
     let mut discard = std::io::sink();
-    let sink: &mut dyn Write = match &mut output {
+    let sink: &mut dyn cluster::SolutionSink = match &mut output {
         Some(o) => o.writer(),
         None => &mut discard,
     };

@@ -2,17 +2,22 @@
 //! feeds the rank's pool, answers the master, and on rank 0 also runs the
 //! [`Master`].
 
+use super::SolutionSink;
+use super::checkpoint::{Checkpoint, CheckpointError};
 use super::master::{Master, MasterStats, Outbox};
 use super::protocol::{Message, RankReport};
 use super::transport::Transport;
+use super::units::UnitBook;
 use crate::engine::{
     Counters, Mode, PoolEvent, Prefix, Problem, RankPool, Tally, Task, expand, replay,
 };
 use crossbeam_channel::{Receiver, RecvTimeoutError, unbounded};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::collections::VecDeque;
-use std::io::{IsTerminal, Write};
+use std::io::IsTerminal;
+use std::path::PathBuf;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 /// How a run is set up; the same on every rank.
@@ -30,6 +35,24 @@ pub struct RunConfig {
     /// Stop after this many solutions (modes that send solutions: all,
     /// first, unique); `None`: as the mode says.
     pub limit: Option<u64>,
+    /// Checkpoints (count and all modes): where, how often, of what run,
+    /// and the checkpoint this run resumes.
+    pub checkpoint: Option<Arc<CheckpointPlan>>,
+    /// Set on SIGTERM or SIGINT: the master stops every rank, writes a last
+    /// checkpoint and the run ends with [`RunError::Interrupted`].
+    pub interrupt: Option<Arc<AtomicBool>>,
+}
+
+/// Where and how often to checkpoint.
+#[derive(Debug)]
+pub struct CheckpointPlan {
+    pub path: PathBuf,
+    pub every: Duration,
+    /// The run: problem, instance, mode and fingerprint (the other fields
+    /// are filled in when a checkpoint is taken).
+    pub identity: Checkpoint,
+    /// The checkpoint this run continues.
+    pub resume: Option<Checkpoint>,
 }
 
 impl RunConfig {
@@ -73,6 +96,22 @@ pub enum RunError {
     Mpi(String),
     #[error("writing solutions: {0}")]
     Output(#[from] std::io::Error),
+    #[error(transparent)]
+    Checkpoint(#[from] CheckpointError),
+    #[error("rank {rank} reported a unit the master does not hold open: {unit:?}")]
+    Unit { rank: usize, unit: Prefix },
+    #[error("{}", interrupted_message(.checkpoint))]
+    Interrupted { checkpoint: Option<PathBuf> },
+}
+
+fn interrupted_message(checkpoint: &Option<PathBuf>) -> String {
+    match checkpoint {
+        Some(p) => format!(
+            "interrupted by a signal; checkpoint written to {0}: continue with --resume {0} and the same problem arguments",
+            p.display()
+        ),
+        None => "interrupted by a signal (with --checkpoint FILE a run can be resumed)".into(),
+    }
 }
 
 /// How often a working rank tells the master its running totals.
@@ -103,7 +142,18 @@ struct Manager<'a, P: Problem, T: Transport> {
     expansion: Counters,
     found: Vec<String>,
     written: u64,
-    sink: &'a mut dyn Write,
+    /// Bytes written to the sink (over resumes).
+    out_bytes: u64,
+    sink: &'a mut dyn SolutionSink,
+    /// Master with checkpoints: the account of units.
+    book: Option<UnitBook>,
+    last_checkpoint: Instant,
+    /// Seconds of search before this run (resumed runs).
+    elapsed_before: f64,
+    interrupted: bool,
+    /// Checkpoints written, and the seconds they took.
+    pub checkpoints: u64,
+    pub checkpoint_s: f64,
     progress: Option<ProgressBar>,
     last_tick: Instant,
     /// When this rank last sent the master a `Progress` message.
@@ -119,7 +169,7 @@ pub fn run_rank<P: Problem, T: Transport>(
     problem: Arc<P>,
     config: &RunConfig,
     transport: T,
-    sink: &mut dyn Write,
+    sink: &mut dyn SolutionSink,
 ) -> Result<Option<Outcome>, RunError> {
     let cpu_start = thread_cpu_seconds();
     let rank = transport.rank();
@@ -135,13 +185,15 @@ pub fn run_rank<P: Problem, T: Transport>(
     }
     let size = transport.size();
     let (tx, events) = unbounded();
-    let pool = RankPool::start(
+    let pool = RankPool::start_tracking(
         problem.clone(),
         config.mode,
         config.stop_after(),
         config.threads,
         tx,
+        config.checkpoint.is_some(),
     );
+    let resume = config.checkpoint.as_ref().and_then(|c| c.resume.as_ref());
     let mut m = Manager {
         problem,
         config,
@@ -163,8 +215,15 @@ pub fn run_rank<P: Problem, T: Transport>(
         },
         expansion: Counters::default(),
         found: Vec::new(),
-        written: 0,
+        written: resume.map_or(0, |c| c.written),
+        out_bytes: resume.map_or(0, |c| c.out_bytes),
         sink,
+        book: None,
+        last_checkpoint: Instant::now(),
+        elapsed_before: resume.map_or(0.0, |c| c.elapsed_s),
+        interrupted: false,
+        checkpoints: 0,
+        checkpoint_s: 0.0,
         progress: None,
         last_tick: Instant::now(),
         last_progress: Instant::now(),
@@ -179,9 +238,43 @@ pub fn run_rank<P: Problem, T: Transport>(
     if let Some(bar) = m.progress.take() {
         bar.finish_and_clear();
     }
-    let Some(master) = m.master.take() else {
+    if m.master.is_none() {
         return Ok(None);
-    };
+    }
+    if m.interrupted {
+        let checkpoint = match &config.checkpoint {
+            Some(plan) => {
+                m.write_checkpoint()?;
+                Some(plan.path.clone())
+            }
+            None => {
+                m.sink.persist()?;
+                None
+            }
+        };
+        return Err(RunError::Interrupted { checkpoint });
+    }
+    if let Some(plan) = &config.checkpoint {
+        // The run is complete: its checkpoint would only repeat the answer.
+        m.sink.persist()?;
+        match std::fs::remove_file(&plan.path) {
+            Ok(()) => {}
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+            Err(e) => {
+                return Err(CheckpointError::Write {
+                    path: plan.path.display().to_string(),
+                    source: e,
+                }
+                .into());
+            }
+        }
+        tracing::info!(
+            "{} checkpoint(s) written in {:.3} s",
+            m.checkpoints,
+            m.checkpoint_s
+        );
+    }
+    let master = m.master.take().expect("checked above");
     let answered = master.terminated_at().unwrap_or_else(Instant::now);
     let (reports, master_stats) = master.into_reports();
     let mut nodes = m.expansion.nodes;
@@ -189,6 +282,13 @@ pub fn run_rank<P: Problem, T: Transport>(
     for r in &reports {
         nodes += r.nodes;
         solutions += r.solutions;
+    }
+    if let Some(book) = &m.book {
+        // Every unit is complete: the book holds this run's totals and
+        // those of the runs it resumes.
+        debug_assert!(book.remaining().is_empty());
+        nodes = book.nodes;
+        solutions = book.solutions;
     }
     if config.mode.stop_after().is_some() {
         solutions = m.found.len() as u64;
@@ -211,13 +311,37 @@ pub fn run_rank<P: Problem, T: Transport>(
 
 impl<P: Problem, T: Transport> Manager<'_, P, T> {
     fn start_master(&mut self, size: usize) -> Result<(), RunError> {
-        let target = self.config.prefixes_per_worker.max(1) * self.config.threads.max(1) * size;
-        let (frontier, counted, found) = expand(&*self.problem, self.config.mode, target);
-        self.expansion = counted;
-        let initial = frontier.into_iter().map(|t| t.prefix).collect();
+        let resume = self
+            .config
+            .checkpoint
+            .as_ref()
+            .and_then(|c| c.resume.as_ref());
+        let (initial, found): (Vec<Prefix>, Vec<String>) = match resume {
+            // The units left, as the checkpoint has them: the same units
+            // whatever the number of ranks and threads now.
+            Some(c) => (c.remaining.clone(), Vec::new()),
+            None => {
+                let target =
+                    self.config.prefixes_per_worker.max(1) * self.config.threads.max(1) * size;
+                let (frontier, counted, found) = expand(&*self.problem, self.config.mode, target);
+                self.expansion = counted;
+                (frontier.into_iter().map(|t| t.prefix).collect(), found)
+            }
+        };
+        if self.config.checkpoint.is_some() {
+            self.book = Some(match resume {
+                Some(c) => UnitBook::new(&initial, c.units, c.nodes, c.solutions),
+                None => UnitBook::new(
+                    &initial,
+                    initial.len() as u64,
+                    self.expansion.nodes,
+                    self.expansion.solutions,
+                ),
+            });
+        }
         self.master = Some(Master::new(size, initial, self.config.stop_after()));
         let mut out = Outbox::new();
-        self.accept_solutions(found, &mut out)?;
+        self.accept_solutions(0, None, found, &mut out)?;
         self.dispatch(out);
         if self.config.progress {
             self.progress = Some(progress_bar(
@@ -283,6 +407,7 @@ impl<P: Problem, T: Transport> Manager<'_, P, T> {
             if self.done() {
                 return Ok(());
             }
+            self.master_duties()?;
             self.tick();
             if active || !self.inbox.is_empty() {
                 pause = POLL_MIN;
@@ -305,6 +430,34 @@ impl<P: Problem, T: Transport> Manager<'_, P, T> {
             Some(master) => master.finished(),
             None => self.terminated,
         }
+    }
+
+    /// The master's clockwork between messages: a signal, a checkpoint due.
+    fn master_duties(&mut self) -> Result<(), RunError> {
+        let Some(master) = &mut self.master else {
+            return Ok(());
+        };
+        if !self.interrupted
+            && self
+                .config
+                .interrupt
+                .as_ref()
+                .is_some_and(|f| f.load(Ordering::Relaxed))
+        {
+            self.interrupted = true;
+            if !master.terminated() {
+                let mut out = Outbox::new();
+                master.interrupt(&mut out);
+                self.dispatch(out);
+            }
+        }
+        if !self.interrupted
+            && let Some(plan) = &self.config.checkpoint
+            && self.last_checkpoint.elapsed() >= plan.every
+        {
+            self.write_checkpoint()?;
+        }
+        Ok(())
     }
 
     fn tick(&mut self) {
@@ -340,7 +493,26 @@ impl<P: Problem, T: Transport> Manager<'_, P, T> {
         }
     }
 
-    fn accept_solutions(&mut self, texts: Vec<String>, out: &mut Outbox) -> Result<(), RunError> {
+    /// Appends one solution to the output, a blank line between solutions.
+    fn write_solution(&mut self, text: &str) -> Result<(), RunError> {
+        if self.written > 0 {
+            self.sink.write_all(b"\n")?;
+            self.out_bytes += 1;
+        }
+        self.sink.write_all(text.as_bytes())?;
+        self.sink.write_all(b"\n")?;
+        self.out_bytes += text.len() as u64 + 1;
+        self.written += 1;
+        Ok(())
+    }
+
+    fn accept_solutions(
+        &mut self,
+        from: usize,
+        unit: Option<Prefix>,
+        texts: Vec<String>,
+        out: &mut Outbox,
+    ) -> Result<(), RunError> {
         let Some(master) = &mut self.master else {
             return Err(RunError::Protocol {
                 rank: self.rank,
@@ -348,14 +520,16 @@ impl<P: Problem, T: Transport> Manager<'_, P, T> {
             });
         };
         let keep = master.on_solutions(texts.len(), out);
+        if let (Some(book), Some(unit)) = (&mut self.book, unit) {
+            // Held back until the unit completes (see `units`).
+            return book.hold_texts(&unit, texts).map_err(|e| RunError::Unit {
+                rank: from,
+                unit: e.0,
+            });
+        }
         if self.config.mode == Mode::All {
             for text in texts.into_iter().take(keep) {
-                if self.written > 0 {
-                    self.sink.write_all(b"\n")?;
-                }
-                self.sink.write_all(text.as_bytes())?;
-                self.sink.write_all(b"\n")?;
-                self.written += 1;
+                self.write_solution(&text)?;
             }
         } else if self.config.mode.stop_after().is_some() {
             self.found.extend(texts.into_iter().take(keep));
@@ -368,15 +542,16 @@ impl<P: Problem, T: Transport> Manager<'_, P, T> {
             return Ok(());
         }
         match event {
-            PoolEvent::Solutions(texts) => {
+            PoolEvent::Solutions { unit, texts } => {
                 if self.rank == 0 {
                     let mut out = Outbox::new();
-                    self.accept_solutions(texts, &mut out)?;
+                    self.accept_solutions(0, unit, texts, &mut out)?;
                     self.dispatch(out);
                 } else {
-                    self.send(0, Message::Solutions { texts });
+                    self.send(0, Message::Solutions { unit, texts });
                 }
             }
+            PoolEvent::UnitDone(report) => self.send(0, Message::UnitDone(report)),
             PoolEvent::Idle => self.go_idle(),
             PoolEvent::Donated(prefixes) => {
                 self.owes_donation = false;
@@ -395,10 +570,20 @@ impl<P: Problem, T: Transport> Manager<'_, P, T> {
                 self.master_mut("AskForWork")?.on_ask(from, tally, &mut out)
             }
             Message::Progress(tally) => self.master_mut("Progress")?.on_progress(from, tally),
-            Message::Donation { prefixes } => self
-                .master_mut("Donation")?
-                .on_donation(from, prefixes, &mut out),
-            Message::Solutions { texts } => self.accept_solutions(texts, &mut out)?,
+            Message::Donation { prefixes } => {
+                if let Some(book) = &mut self.book {
+                    book.on_donation(&prefixes).map_err(|e| RunError::Unit {
+                        rank: from,
+                        unit: e.0,
+                    })?;
+                }
+                self.master_mut("Donation")?
+                    .on_donation(from, prefixes, &mut out)
+            }
+            Message::Solutions { unit, texts } => {
+                self.accept_solutions(from, unit, texts, &mut out)?
+            }
+            Message::UnitDone(report) => self.on_unit_done(from, report)?,
             Message::Final(report) => self.master_mut("Final")?.on_final(*report),
             // Rank side.
             Message::Work {
@@ -409,6 +594,54 @@ impl<P: Problem, T: Transport> Manager<'_, P, T> {
             Message::Terminate => self.on_terminate(),
         }
         self.dispatch(out);
+        Ok(())
+    }
+
+    fn on_unit_done(
+        &mut self,
+        from: usize,
+        report: crate::engine::UnitReport,
+    ) -> Result<(), RunError> {
+        let Some(book) = &mut self.book else {
+            return Err(RunError::Protocol {
+                rank: self.rank,
+                what: "unit report",
+            });
+        };
+        let done = book.on_done(report).map_err(|e| RunError::Unit {
+            rank: from,
+            unit: e.0,
+        })?;
+        if let Some(done) = done {
+            for text in &done.texts {
+                self.write_solution(text)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Writes a checkpoint: the output made durable first, so that the
+    /// length recorded is on disk.
+    fn write_checkpoint(&mut self) -> Result<(), RunError> {
+        let (Some(plan), Some(book)) = (&self.config.checkpoint, &self.book) else {
+            return Ok(());
+        };
+        let t = Instant::now();
+        self.sink.persist()?;
+        let c = Checkpoint {
+            remaining: book.remaining(),
+            units: book.units,
+            nodes: book.nodes,
+            solutions: book.solutions,
+            written: self.written,
+            out_bytes: self.out_bytes,
+            elapsed_s: self.elapsed_before + self.config.started.elapsed().as_secs_f64(),
+            ..plan.identity.clone()
+        };
+        c.store(&plan.path)?;
+        self.checkpoints += 1;
+        self.checkpoint_s += t.elapsed().as_secs_f64();
+        self.last_checkpoint = Instant::now();
         Ok(())
     }
 
@@ -484,8 +717,7 @@ impl<P: Problem, T: Transport> Manager<'_, P, T> {
 /// The master's progress bar on stderr: the share of the initial prefixes
 /// walked, as a bar and an ETA, with solutions and nodes per second. Under
 /// an MPI launcher stderr is a pipe to the launcher's terminal: the bar is
-/// drawn there all the same (the CLI only asks for it when that terminal
-/// exists).
+/// drawn there all the same (the CLI asks for it then only with --progress).
 fn progress_bar(initial_prefixes: u64) -> ProgressBar {
     let target = if std::io::stderr().is_terminal() {
         ProgressDrawTarget::stderr()

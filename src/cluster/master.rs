@@ -146,6 +146,13 @@ impl Master {
         self.finals[rank] = Some(report);
     }
 
+    /// Stops the run now (a signal): every rank is told to terminate.
+    pub fn interrupt(&mut self, out: &mut Outbox) {
+        if !self.terminated() {
+            self.terminate(out);
+        }
+    }
+
     fn terminate(&mut self, out: &mut Outbox) {
         self.terminated_at = Some(Instant::now());
         for rank in 0..self.ranks.len() {

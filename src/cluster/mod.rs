@@ -3,20 +3,34 @@
 //! `mpi_transport` is the only code in hysolve that calls MPI. The protocol
 //! and why it terminates correctly are in `README.md` beside this file.
 
+pub mod checkpoint;
 pub mod manager;
 pub mod master;
 mod mpi_transport;
 pub mod protocol;
 pub mod transport;
+pub mod units;
 
-pub use manager::{Outcome, RunConfig, RunError, run_rank};
+pub use checkpoint::{Checkpoint, CheckpointError};
+pub use manager::{CheckpointPlan, Outcome, RunConfig, RunError, run_rank};
 pub use mpi_transport::launched_by_mpi;
 pub use protocol::{Message, RankReport};
 pub use transport::{ChannelTransport, Solo, Transport};
 
 use crate::engine::Problem;
-use std::io::Write;
 use std::sync::Arc;
+
+/// Where `all` mode's solutions go. `persist` makes everything written so
+/// far durable (flushed, and synced to disk for a file) before a checkpoint
+/// records its length.
+pub trait SolutionSink: std::io::Write {
+    fn persist(&mut self) -> std::io::Result<()> {
+        self.flush()
+    }
+}
+
+impl SolutionSink for std::io::Sink {}
+impl SolutionSink for Vec<u8> {}
 
 /// Runs the search as this process's rank: over MPI when started by an MPI
 /// launcher, as a one-rank job otherwise. Returns the outcome on rank 0.
@@ -25,7 +39,7 @@ use std::sync::Arc;
 pub fn run<P: Problem>(
     problem: Arc<P>,
     config: &RunConfig,
-    sink: &mut dyn Write,
+    sink: &mut dyn SolutionSink,
 ) -> Result<Option<Outcome>, RunError> {
     if launched_by_mpi() {
         let transport = mpi_transport::MpiTransport::init().map_err(RunError::Mpi)?;
@@ -46,7 +60,7 @@ pub fn run_threaded<P: Problem>(
     problem: Arc<P>,
     config: &RunConfig,
     ranks: usize,
-    sink: &mut (dyn Write + Send),
+    sink: &mut (dyn SolutionSink + Send),
 ) -> Result<Outcome, RunError> {
     let mut transports = ChannelTransport::mesh(ranks.max(1));
     let master = transports.remove(0);

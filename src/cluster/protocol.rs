@@ -1,7 +1,7 @@
 //! Every message of the extended-star protocol: one definition, one encoder,
 //! one decoder. See `README.md` beside this file for who sends what, when.
 
-use crate::engine::{Prefix, Tally, WorkerStats};
+use crate::engine::{Prefix, Tally, UnitReport, WorkerStats};
 use serde::{Deserialize, Serialize};
 
 /// A message between a rank's manager and the master.
@@ -25,8 +25,15 @@ pub enum Message {
     DonateRequest,
     /// Rank -> master: the answer to a `DonateRequest` (never empty).
     Donation { prefixes: Vec<Prefix> },
-    /// Rank -> master: solutions found (modes that keep solutions).
-    Solutions { texts: Vec<String> },
+    /// Rank -> master: solutions found (modes that keep solutions), with
+    /// checkpoints on, tagged with the unit they belong to.
+    Solutions {
+        unit: Option<Prefix>,
+        texts: Vec<String>,
+    },
+    /// Rank -> master, with checkpoints on: the rank holds no more of a unit
+    /// (it sent any pieces it split off as `Donation`s before this).
+    UnitDone(UnitReport),
     /// Master -> rank: stop now and report.
     Terminate,
     /// Rank -> master: the rank's last word, after `Terminate`.
@@ -108,7 +115,14 @@ mod test {
             Message::DonateRequest,
             Message::Donation { prefixes },
             Message::Donation { prefixes: vec![] },
+            Message::UnitDone(UnitReport {
+                unit: Prefix(vec![2, 7]),
+                received: 3,
+                nodes: 99,
+                solutions: 4,
+            }),
             Message::Solutions {
+                unit: Some(Prefix(vec![1])),
                 texts: vec!["Q.\n.Q".into(), String::new(), "ünïcode".into()],
             },
             Message::Terminate,

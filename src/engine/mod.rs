@@ -13,7 +13,7 @@ pub mod search;
 
 pub use mode::{Mode, Uniqueness};
 pub use pool::stats::{Tally, WorkerStats};
-pub use pool::{PoolEvent, RankPool};
+pub use pool::{PoolEvent, RankPool, UnitReport};
 pub use prefix::{Prefix, replay};
 pub use problem::{Problem, SubtreeCount};
 pub use search::{Counters, Task, expand, sequential};

@@ -116,6 +116,8 @@ pub fn run_threads<P: hysolve::engine::Problem>(
         started: std::time::Instant::now(),
         progress: false,
         limit: None,
+        checkpoint: None,
+        interrupt: None,
     };
     let mut sink = Vec::new();
     let outcome = hysolve::cluster::run_threaded(problem.clone(), &config, ranks, &mut sink)

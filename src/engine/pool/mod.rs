@@ -13,6 +13,7 @@ use crossbeam_channel::Sender;
 use crossbeam_deque::{Injector, Steal, Stealer, Worker};
 use sleep::Sleep;
 use stats::{Tally, WorkerStats};
+use std::collections::HashMap;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::thread::JoinHandle;
@@ -21,12 +22,39 @@ use std::time::Instant;
 /// What the pool tells the thread that owns it (the rank's manager).
 #[derive(Debug)]
 pub enum PoolEvent {
-    /// Rendered solutions, in the order a worker found them.
-    Solutions(Vec<String>),
+    /// Rendered solutions, in the order a worker found them; with unit
+    /// tracking, the unit they belong to.
+    Solutions {
+        unit: Option<Prefix>,
+        texts: Vec<String>,
+    },
+    /// Unit tracking: this rank has finished every piece of a unit it held.
+    UnitDone(UnitReport),
     /// Every task given to the pool is finished: the rank is idle.
     Idle,
     /// A worker answered [`RankPool::request_donation`] with these subtrees.
     Donated(Vec<Prefix>),
+}
+
+/// What a rank did on one unit (an initial prefix of the master's) since
+/// it last reported it: the pieces of it the rank received, and the nodes
+/// and solutions of their walks.
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct UnitReport {
+    pub unit: Prefix,
+    pub received: u64,
+    pub nodes: u64,
+    pub solutions: u64,
+}
+
+/// A unit's account on one rank.
+#[derive(Debug, Default)]
+struct UnitTally {
+    /// Tasks of the unit queued or running here.
+    open: usize,
+    received: u64,
+    nodes: u64,
+    solutions: u64,
 }
 
 /// Solutions a worker buffers in `all` mode before handing them over.
@@ -53,6 +81,8 @@ struct Shared<N> {
     /// task at exactly this depth is one initial prefix walked.
     initial_depth: AtomicUsize,
     initial_done: AtomicU64,
+    /// Unit tracking (for checkpoints): each unit's open tasks and totals.
+    units: Option<parking_lot::Mutex<HashMap<Prefix, UnitTally>>>,
     sleep: Sleep,
     events: Sender<PoolEvent>,
 }
@@ -73,6 +103,20 @@ impl<N: Clone + Send + 'static> RankPool<N> {
         threads: usize,
         events: Sender<PoolEvent>,
     ) -> Self {
+        Self::start_tracking(problem, mode, limit, threads, events, false)
+    }
+
+    /// As [`RankPool::start`]; with `track_units`, the pool also accounts
+    /// for every unit (initial prefix, see [`RankPool::set_initial_depth`])
+    /// and sends a [`PoolEvent::UnitDone`] when it holds no more of one.
+    pub fn start_tracking<P: Problem<Node = N>>(
+        problem: Arc<P>,
+        mode: Mode,
+        limit: Option<u64>,
+        threads: usize,
+        events: Sender<PoolEvent>,
+        track_units: bool,
+    ) -> Self {
         let workers: Vec<Worker<Task<N>>> =
             (0..threads.max(1)).map(|_| Worker::new_lifo()).collect();
         let shared = Arc::new(Shared {
@@ -88,6 +132,7 @@ impl<N: Clone + Send + 'static> RankPool<N> {
             live_solutions: AtomicU64::new(0),
             initial_depth: AtomicUsize::new(usize::MAX),
             initial_done: AtomicU64::new(0),
+            units: track_units.then(|| parking_lot::Mutex::new(HashMap::new())),
             sleep: Sleep::default(),
             events,
         });
@@ -112,6 +157,15 @@ impl<N: Clone + Send + 'static> RankPool<N> {
             return;
         }
         self.shared.pending.fetch_add(tasks.len(), Ordering::SeqCst);
+        if let Some(units) = &self.shared.units {
+            let depth = self.shared.initial_depth.load(Ordering::Relaxed);
+            let mut units = units.lock();
+            for task in &tasks {
+                let t = units.entry(unit_of(&task.prefix, depth)).or_default();
+                t.open += 1;
+                t.received += 1;
+            }
+        }
         for task in tasks {
             self.shared.injector.push(task);
         }
@@ -144,6 +198,11 @@ impl<N: Clone + Send + 'static> RankPool<N> {
         if taken.is_empty() {
             self.shared.remote_wanted.store(true, Ordering::SeqCst);
             return (taken, false);
+        }
+        // Queued tasks leave whole: their units count them as finished
+        // here (the master counts them again as pieces in its pool).
+        for prefix in &taken {
+            self.shared.close_task(prefix, 0, 0);
         }
         let before = self.shared.pending.fetch_sub(taken.len(), Ordering::SeqCst);
         let now_idle = before == taken.len();
@@ -187,21 +246,58 @@ impl<N: Clone + Send + 'static> RankPool<N> {
     }
 }
 
+/// The unit of a task: its prefix cut to the initial depth.
+fn unit_of(prefix: &Prefix, depth: usize) -> Prefix {
+    Prefix(prefix.0[..depth.min(prefix.depth())].to_vec())
+}
+
+impl<N> Shared<N> {
+    /// Unit tracking: a task of `prefix` is done here (walked, with these
+    /// nodes and solutions, or given away whole). Reports the unit when
+    /// this rank holds no more of it.
+    fn close_task(&self, prefix: &Prefix, nodes: u64, solutions: u64) {
+        let Some(units) = &self.units else { return };
+        let unit = unit_of(prefix, self.initial_depth.load(Ordering::Relaxed));
+        let mut units = units.lock();
+        let Some(t) = units.get_mut(&unit) else {
+            debug_assert!(false, "a task of an untracked unit");
+            return;
+        };
+        t.nodes += nodes;
+        t.solutions += solutions;
+        t.open -= 1;
+        if t.open == 0 {
+            let t = units.remove(&unit).expect("just seen");
+            let _ = self.events.send(PoolEvent::UnitDone(UnitReport {
+                unit,
+                received: t.received,
+                nodes: t.nodes,
+                solutions: t.solutions,
+            }));
+        }
+    }
+}
+
 /// The walk's view of the pool, for one worker.
 struct WorkerContext<'a, N> {
     shared: &'a Shared<N>,
     local: &'a Worker<Task<N>>,
     buffer: Vec<String>,
     stats: &'a mut WorkerStats,
+    /// Unit tracking: the unit of the task being walked.
+    unit: Option<Prefix>,
 }
 
 impl<N> WorkerContext<'_, N> {
     fn flush(&mut self) {
         if !self.buffer.is_empty() {
-            let batch = std::mem::take(&mut self.buffer);
+            let texts = std::mem::take(&mut self.buffer);
             // The manager outlives the workers; a send can only fail while
             // the process is already tearing down.
-            let _ = self.shared.events.send(PoolEvent::Solutions(batch));
+            let _ = self.shared.events.send(PoolEvent::Solutions {
+                unit: self.unit.clone(),
+                texts,
+            });
         }
     }
 }
@@ -233,6 +329,13 @@ impl<N> Context<N> for WorkerContext<'_, N> {
         }
         self.stats.local_donations += tasks.len() as u64;
         self.shared.pending.fetch_add(tasks.len(), Ordering::SeqCst);
+        if let (Some(units), Some(unit)) = (&self.shared.units, &self.unit) {
+            units
+                .lock()
+                .get_mut(unit)
+                .expect("the walked unit is open")
+                .open += tasks.len();
+        }
         for task in tasks {
             self.local.push(task);
         }
@@ -318,11 +421,16 @@ fn worker_main<P: Problem>(
         // between: only an empty-handed worker is hungry.
         let mut next = Some(task);
         while let Some(task) = next {
+            let unit = shared
+                .units
+                .as_ref()
+                .map(|_| unit_of(&task.prefix, shared.initial_depth.load(Ordering::Relaxed)));
             let mut ctx = WorkerContext {
                 shared,
                 local: &local,
                 buffer: Vec::new(),
                 stats: &mut stats,
+                unit,
             };
             searcher.run(&task, &mut ctx);
             ctx.flush();
@@ -334,6 +442,14 @@ fn worker_main<P: Problem>(
             shared
                 .live_solutions
                 .fetch_add(now.solutions - reported.solutions, Ordering::Relaxed);
+            // A walk cut short by a stop is not finished: its unit stays open.
+            if !shared.stop.load(Ordering::SeqCst) {
+                shared.close_task(
+                    &task.prefix,
+                    now.nodes - reported.nodes,
+                    now.solutions - reported.solutions,
+                );
+            }
             reported = now;
             if task.prefix.depth() == shared.initial_depth.load(Ordering::Relaxed) {
                 shared.initial_done.fetch_add(1, Ordering::Relaxed);

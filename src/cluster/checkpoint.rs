@@ -1,0 +1,209 @@
+//! Checkpoints: what the master writes so that a run can continue after its
+//! job dies (walltime, node failure, SIGTERM), with the same or another
+//! number of ranks and threads.
+//!
+//! The work is cut into *units*, the master's initial prefixes. A unit is
+//! complete when every piece of it, wherever it was walked, has finished;
+//! only complete units count. A checkpoint holds the units not complete, the
+//! totals of the complete ones (and of the master's expansion above them),
+//! and, in `all` mode, how long the solutions file was when the checkpoint
+//! was taken: solutions are written a unit at a time, when the unit
+//! completes, so the file up to that length holds exactly the complete
+//! units' solutions. Resuming truncates the file there and walks the units
+//! left.
+//!
+//! The file is JSON, written to a temporary name, synced, and renamed over
+//! the old checkpoint, so a crash leaves either the old or the new one.
+
+use crate::engine::Prefix;
+use serde::{Deserialize, Serialize};
+use std::io::Write;
+use std::path::Path;
+
+/// The format tag, checked on load.
+pub const FORMAT: &str = "hysolve-checkpoint-1";
+/// The largest checkpoint file read (units are short prefixes).
+const MAX_BYTES: u64 = 1 << 30;
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Checkpoint {
+    pub format: String,
+    /// What was being solved: problem name, instance, mode, and a digest of
+    /// the problem's arguments and input files. A resume must match.
+    pub problem: String,
+    pub instance: String,
+    pub mode: String,
+    pub fingerprint: String,
+    /// Units not complete when the checkpoint was taken.
+    pub remaining: Vec<Prefix>,
+    /// Units in the whole run.
+    pub units: u64,
+    /// Nodes and solutions of the complete units and of the expansion.
+    pub nodes: u64,
+    pub solutions: u64,
+    /// `all` mode: solutions written, and the length of the solutions file
+    /// (its `.partial` while the run goes on) holding exactly them.
+    pub written: u64,
+    pub out_bytes: u64,
+    /// Seconds of search before this checkpoint, over all resumed runs.
+    pub elapsed_s: f64,
+}
+
+/// A checkpoint that cannot be used.
+#[derive(Debug, thiserror::Error)]
+pub enum CheckpointError {
+    #[error("{path}: {reason}")]
+    Unreadable { path: String, reason: String },
+    #[error("{path}: not a hysolve checkpoint: {reason}")]
+    Malformed { path: String, reason: String },
+    #[error("{path}: a checkpoint of {found}, not of {expected}")]
+    Mismatch {
+        path: String,
+        found: String,
+        expected: String,
+    },
+    #[error("{path}: writing the checkpoint: {source}")]
+    Write {
+        path: String,
+        source: std::io::Error,
+    },
+}
+
+impl Checkpoint {
+    /// What a resume must match: "queens 16 (count mode, fingerprint ...)".
+    pub fn describe(&self) -> String {
+        format!(
+            "{} {} ({} mode, input digest {})",
+            self.problem, self.instance, self.mode, self.fingerprint
+        )
+    }
+
+    /// Reads and checks a checkpoint file; `expected` is the run that wants
+    /// to resume from it (its `remaining`, totals and output are ignored).
+    pub fn load(path: &Path, expected: &Checkpoint) -> Result<Checkpoint, CheckpointError> {
+        let name = path.display().to_string();
+        let unreadable = |reason: String| CheckpointError::Unreadable {
+            path: name.clone(),
+            reason,
+        };
+        let meta = std::fs::metadata(path).map_err(|e| unreadable(e.to_string()))?;
+        if meta.is_dir() {
+            return Err(unreadable("is a directory, not a file".into()));
+        }
+        if meta.len() > MAX_BYTES {
+            return Err(unreadable(format!("larger than {} bytes", MAX_BYTES)));
+        }
+        let text = std::fs::read(path).map_err(|e| unreadable(e.to_string()))?;
+        let c: Checkpoint =
+            serde_json::from_slice(&text).map_err(|e| CheckpointError::Malformed {
+                path: name.clone(),
+                reason: e.to_string(),
+            })?;
+        let malformed = |reason: &str| CheckpointError::Malformed {
+            path: name.clone(),
+            reason: reason.to_string(),
+        };
+        if c.format != FORMAT {
+            return Err(malformed(&format!(
+                "format '{}', expected '{FORMAT}'",
+                c.format
+            )));
+        }
+        if c.remaining.len() as u64 > c.units {
+            return Err(malformed("more units remaining than in the run"));
+        }
+        if let Some(d) = c.remaining.first().map(Prefix::depth)
+            && c.remaining.iter().any(|p| p.depth() != d)
+        {
+            return Err(malformed("units of different depths"));
+        }
+        if !c.elapsed_s.is_finite() || c.elapsed_s < 0.0 {
+            return Err(malformed("a negative or infinite elapsed time"));
+        }
+        if (&c.problem, &c.instance, &c.mode, &c.fingerprint)
+            != (
+                &expected.problem,
+                &expected.instance,
+                &expected.mode,
+                &expected.fingerprint,
+            )
+        {
+            return Err(CheckpointError::Mismatch {
+                path: name,
+                found: c.describe(),
+                expected: expected.describe(),
+            });
+        }
+        Ok(c)
+    }
+
+    /// Writes the checkpoint atomically: a temporary file beside it, synced,
+    /// renamed over the old one, and the folder synced.
+    pub fn store(&self, path: &Path) -> Result<(), CheckpointError> {
+        let name = path.display().to_string();
+        let err = |source| CheckpointError::Write {
+            path: name.clone(),
+            source,
+        };
+        let mut tmp_name = path.file_name().unwrap_or_default().to_os_string();
+        tmp_name.push(".tmp");
+        let tmp = path.with_file_name(tmp_name);
+        let bytes = serde_json::to_vec(self).expect("a checkpoint always serializes");
+        let mut file = std::fs::File::create(&tmp).map_err(err)?;
+        file.write_all(&bytes).map_err(err)?;
+        file.sync_all().map_err(err)?;
+        drop(file);
+        std::fs::rename(&tmp, path).map_err(err)?;
+        let dir = path
+            .parent()
+            .filter(|d| !d.as_os_str().is_empty())
+            .unwrap_or(Path::new("."));
+        if let Ok(d) = std::fs::File::open(dir) {
+            let _ = d.sync_all();
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod test {
+    use super::*;
+
+    fn sample() -> Checkpoint {
+        Checkpoint {
+            format: FORMAT.into(),
+            problem: "queens".into(),
+            instance: "12".into(),
+            mode: "count".into(),
+            fingerprint: "abc".into(),
+            remaining: vec![Prefix(vec![1, 2]), Prefix(vec![3, 0])],
+            units: 90,
+            nodes: 1000,
+            solutions: 77,
+            written: 0,
+            out_bytes: 0,
+            elapsed_s: 1.5,
+        }
+    }
+
+    #[test]
+    fn round_trip_and_refusals() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("run.ckpt");
+        let c = sample();
+        c.store(&path).unwrap();
+        assert_eq!(Checkpoint::load(&path, &c).unwrap(), c);
+        let mut other = c.clone();
+        other.instance = "13".into();
+        let err = Checkpoint::load(&path, &other).unwrap_err().to_string();
+        assert!(err.contains("a checkpoint of queens 12"), "{err}");
+        let mut bad = c.clone();
+        bad.remaining.push(Prefix(vec![1]));
+        bad.store(&path).unwrap();
+        assert!(Checkpoint::load(&path, &c).is_err());
+        std::fs::write(&path, b"{\"format\":").unwrap();
+        let err = Checkpoint::load(&path, &c).unwrap_err().to_string();
+        assert!(err.contains("not a hysolve checkpoint"), "{err}");
+        assert!(Checkpoint::load(dir.path(), &c).is_err());
+    }
+}

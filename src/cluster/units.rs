@@ -1,0 +1,165 @@
+//! The master's account of units (its initial prefixes) for checkpoints:
+//! how many pieces of each are still out, what the finished pieces counted,
+//! and, in `all` mode, their solutions, held back until the unit completes.
+//!
+//! A unit starts as one piece in the master's pool. A `Donation` adds a
+//! piece per prefix given back (split off a walk, or queued and untouched);
+//! a `UnitDone` from a rank takes away the pieces that rank received. A rank
+//! sends its donations of a unit before its `UnitDone` of that unit, over the
+//! same ordered channel, so the count reaches zero exactly when no piece of
+//! the unit is anywhere: then the unit is complete.
+
+use crate::engine::{Prefix, UnitReport};
+use std::collections::HashMap;
+
+#[derive(Debug, Default)]
+struct Open {
+    pieces: u64,
+    nodes: u64,
+    solutions: u64,
+    texts: Vec<String>,
+}
+
+/// A unit that has just completed: its totals and held-back solutions.
+#[derive(Debug, Default, PartialEq)]
+pub struct Completed {
+    pub nodes: u64,
+    pub solutions: u64,
+    pub texts: Vec<String>,
+}
+
+#[derive(Debug)]
+pub struct UnitBook {
+    depth: usize,
+    open: HashMap<Prefix, Open>,
+    /// Units in the whole run (over resumes).
+    pub units: u64,
+    /// Nodes and solutions of complete units (and what came before them:
+    /// the expansion, earlier runs).
+    pub nodes: u64,
+    pub solutions: u64,
+}
+
+/// A message that does not fit the account: a protocol error.
+#[derive(Debug, PartialEq)]
+pub struct Unknown(pub Prefix);
+
+impl UnitBook {
+    /// `initial`: the units to walk (all of the same depth); `units`,
+    /// `nodes`, `solutions`: the run's unit count and what is already done.
+    pub fn new(initial: &[Prefix], units: u64, nodes: u64, solutions: u64) -> UnitBook {
+        UnitBook {
+            depth: initial.first().map_or(0, Prefix::depth),
+            open: initial
+                .iter()
+                .map(|p| {
+                    (
+                        p.clone(),
+                        Open {
+                            pieces: 1,
+                            ..Open::default()
+                        },
+                    )
+                })
+                .collect(),
+            units,
+            nodes,
+            solutions,
+        }
+    }
+
+    fn unit_of(&self, prefix: &Prefix) -> Prefix {
+        Prefix(prefix.0[..self.depth.min(prefix.depth())].to_vec())
+    }
+
+    fn get(&mut self, prefix: &Prefix) -> Result<&mut Open, Unknown> {
+        let unit = self.unit_of(prefix);
+        match self.open.get_mut(&unit) {
+            Some(open) => Ok(open),
+            None => Err(Unknown(unit)),
+        }
+    }
+
+    pub fn on_donation(&mut self, prefixes: &[Prefix]) -> Result<(), Unknown> {
+        for p in prefixes {
+            self.get(p)?.pieces += 1;
+        }
+        Ok(())
+    }
+
+    pub fn hold_texts(&mut self, unit: &Prefix, texts: Vec<String>) -> Result<(), Unknown> {
+        self.get(unit)?.texts.extend(texts);
+        Ok(())
+    }
+
+    /// A rank finished its pieces of a unit; returns the unit's totals and
+    /// solutions when that completes it.
+    pub fn on_done(&mut self, r: UnitReport) -> Result<Option<Completed>, Unknown> {
+        let open = self.get(&r.unit)?;
+        if r.received > open.pieces {
+            return Err(Unknown(r.unit));
+        }
+        open.pieces -= r.received;
+        open.nodes += r.nodes;
+        open.solutions += r.solutions;
+        if open.pieces > 0 {
+            return Ok(None);
+        }
+        let unit = self.unit_of(&r.unit);
+        let done = self.open.remove(&unit).expect("just seen");
+        self.nodes += done.nodes;
+        self.solutions += done.solutions;
+        Ok(Some(Completed {
+            nodes: done.nodes,
+            solutions: done.solutions,
+            texts: done.texts,
+        }))
+    }
+
+    /// Units not complete, in order.
+    pub fn remaining(&self) -> Vec<Prefix> {
+        let mut v: Vec<Prefix> = self.open.keys().cloned().collect();
+        v.sort_by(|a, b| a.0.cmp(&b.0));
+        v
+    }
+}
+
+#[cfg(test)]
+mod test {
+    use super::*;
+
+    fn p(v: &[u32]) -> Prefix {
+        Prefix(v.to_vec())
+    }
+
+    fn done(unit: &[u32], received: u64, solutions: u64) -> UnitReport {
+        UnitReport {
+            unit: p(unit),
+            received,
+            nodes: 10 * solutions,
+            solutions,
+        }
+    }
+
+    #[test]
+    fn a_unit_completes_when_its_last_piece_does() {
+        let mut b = UnitBook::new(&[p(&[0]), p(&[1])], 2, 5, 1);
+        // Rank 1 walks unit 0, splits two pieces off to the master, finishes.
+        b.on_donation(&[p(&[0, 3]), p(&[0, 4, 1])]).unwrap();
+        b.hold_texts(&p(&[0]), vec!["a".into()]).unwrap();
+        assert_eq!(b.on_done(done(&[0], 1, 2)).unwrap(), None);
+        // Rank 2 gets both pieces, finishes them.
+        b.hold_texts(&p(&[0]), vec!["b".into()]).unwrap();
+        let c = b.on_done(done(&[0], 2, 3)).unwrap().unwrap();
+        assert_eq!(c.texts, vec!["a", "b"]);
+        assert_eq!((c.solutions, b.solutions, b.nodes), (5, 6, 55));
+        assert_eq!(b.remaining(), vec![p(&[1])]);
+        // A queued piece given back whole, then walked elsewhere.
+        b.on_donation(&[p(&[1])]).unwrap();
+        assert_eq!(b.on_done(done(&[1], 1, 0)).unwrap(), None);
+        assert!(b.on_done(done(&[1], 1, 4)).unwrap().is_some());
+        assert!(b.remaining().is_empty());
+        assert_eq!(b.solutions, 10);
+        assert_eq!(b.on_done(done(&[1], 1, 0)), Err(Unknown(p(&[1]))));
+    }
+}

@@ -1,0 +1,343 @@
+//! Runs that die and come back: SIGTERM (a scheduler's walltime), SIGKILL of
+//! a rank or of mpirun itself at random moments, then `--resume` in another
+//! configuration. The count must be exact and the solutions file must hold
+//! exactly the uninterrupted run's solutions, each once.
+
+mod common;
+
+use common::{A000170, BIN, json_of, read_solutions, run_with_timeout};
+use rand::{RngExt, SeedableRng};
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+fn mpi_env(cmd: &mut Command) -> &mut Command {
+    cmd.env("OMPI_ALLOW_RUN_AS_ROOT", "1")
+        .env("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1")
+        .env("OMPI_MCA_btl", "self,vader,tcp")
+        .env("OMPI_MCA_btl_tcp_if_include", "lo")
+        .env("OMPI_MCA_oob_tcp_if_include", "lo")
+        .env_remove("RUST_LOG")
+}
+
+/// `mpirun -np RANKS hysolve --threads THREADS ARGS` (plain hysolve for one rank).
+fn command(ranks: usize, threads: usize, args: &[&str]) -> Command {
+    let mut cmd = if ranks == 1 {
+        Command::new(BIN)
+    } else {
+        let mut c = Command::new("mpirun");
+        c.args([
+            "--oversubscribe",
+            "--bind-to",
+            "none",
+            "-np",
+            &ranks.to_string(),
+            BIN,
+        ]);
+        c
+    };
+    cmd.args(["--threads", &threads.to_string()]).args(args);
+    mpi_env(&mut cmd);
+    cmd
+}
+
+fn spawn(ranks: usize, threads: usize, args: &[&str]) -> Child {
+    command(ranks, threads, args)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap()
+}
+
+/// The hysolve processes whose command line holds `marker`.
+fn processes_with(marker: &str) -> Vec<(u32, Option<u32>)> {
+    let mut found = Vec::new();
+    for entry in std::fs::read_dir("/proc").unwrap().flatten() {
+        let Ok(pid) = entry.file_name().to_string_lossy().parse::<u32>() else {
+            continue;
+        };
+        let cmdline = std::fs::read(entry.path().join("cmdline")).unwrap_or_default();
+        let cmdline = String::from_utf8_lossy(&cmdline);
+        if !cmdline.starts_with(BIN) || !cmdline.contains(marker) {
+            continue;
+        }
+        let environ = std::fs::read(entry.path().join("environ")).unwrap_or_default();
+        let rank = String::from_utf8_lossy(&environ)
+            .split('\0')
+            .find_map(|v| v.strip_prefix("OMPI_COMM_WORLD_RANK=")?.parse().ok());
+        found.push((pid, rank));
+    }
+    found
+}
+
+fn kill(pid: u32, signal: &str) {
+    Command::new("kill")
+        .args([signal, &pid.to_string()])
+        .status()
+        .unwrap();
+}
+
+/// Waits until no process of the run is left (a killed mpirun's ranks
+/// notice and exit), so that nothing writes the checkpoint behind the resume.
+fn wait_gone(marker: &str) {
+    let t = Instant::now();
+    while !processes_with(marker).is_empty() {
+        assert!(
+            t.elapsed() < Duration::from_secs(20),
+            "stray ranks of {marker}"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+fn wait_exit(child: &mut Child, limit: Duration) -> std::process::ExitStatus {
+    use wait_timeout::ChildExt;
+    match child.wait_timeout(limit).unwrap() {
+        Some(s) => s,
+        None => {
+            child.kill().ok();
+            panic!("the run did not end within {limit:?}");
+        }
+    }
+}
+
+/// Runs to completion, resuming from `ckpt` when it exists, in the given
+/// configuration; returns the JSON summary.
+fn finish(ranks: usize, threads: usize, ckpt: &Path, args: &[&str]) -> serde_json::Value {
+    let ck = ckpt.to_str().unwrap();
+    let mut full: Vec<&str> = vec!["--json", "--checkpoint", ck];
+    if ckpt.exists() {
+        full.extend(["--resume", ck]);
+    }
+    full.extend(args);
+    let out = run_with_timeout(command(ranks, threads, &full), Duration::from_secs(120));
+    json_of(&out)
+}
+
+#[test]
+fn sigterm_writes_a_checkpoint_and_the_resume_is_exact() {
+    let dir = tempfile::tempdir().unwrap();
+    let ckpt = dir.path().join("q16.ckpt");
+    let ck = ckpt.to_str().unwrap();
+    let mut child = spawn(
+        1,
+        2,
+        &[
+            "--checkpoint",
+            ck,
+            "--checkpoint-every",
+            "0.2",
+            "queens",
+            "16",
+        ],
+    );
+    std::thread::sleep(Duration::from_millis(700));
+    let sent = Instant::now();
+    kill(child.id(), "-TERM");
+    let status = wait_exit(&mut child, Duration::from_secs(10));
+    let took = sent.elapsed();
+    let mut stderr = String::new();
+    std::io::Read::read_to_string(child.stderr.as_mut().unwrap(), &mut stderr).unwrap();
+    assert!(!status.success());
+    assert!(
+        stderr.contains(&format!("continue with --resume {ck}")),
+        "{stderr}"
+    );
+    assert_eq!(stderr.trim_end().lines().count(), 1, "{stderr}");
+    eprintln!("SIGTERM to exit: {:.0} ms", took.as_secs_f64() * 1e3);
+    assert!(took < Duration::from_secs(3), "took {took:?}");
+    let c: serde_json::Value = serde_json::from_slice(&std::fs::read(&ckpt).unwrap()).unwrap();
+    assert!(c["remaining"].as_array().unwrap().len() < c["units"].as_u64().unwrap() as usize);
+    // Resumed on two ranks instead of one.
+    let v = finish(2, 1, &ckpt, &["queens", "16"]);
+    assert_eq!(v["solutions"], A000170[15]);
+    assert!(!ckpt.exists(), "the finished run removes its checkpoint");
+}
+
+#[test]
+fn killed_ranks_and_launchers_lose_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let reference = dir.path().join("reference.txt");
+    let pent = ["pack", "--pieces", "pentominoes", "--board", "10x6"];
+    let out = run_with_timeout(
+        command(
+            1,
+            2,
+            &[
+                &["--mode", "all", "--out", reference.to_str().unwrap()][..],
+                &pent[..],
+            ]
+            .concat(),
+        ),
+        Duration::from_secs(60),
+    );
+    assert!(out.status.success());
+    let mut want = read_solutions(&reference);
+    want.sort();
+    assert_eq!(want.len(), 9356);
+
+    let mut rng = rand_xorshift::XorShiftRng::seed_from_u64(2026);
+    let configs = [(1, 2), (2, 1), (3, 1), (2, 2)];
+    let mut resumed = 0;
+    for trial in 0..8 {
+        let all = trial % 2 == 0;
+        let kill_launcher = trial % 4 >= 2;
+        let ckpt = dir.path().join(format!("t{trial}.ckpt"));
+        let sols = dir.path().join(format!("t{trial}.txt"));
+        let ck = ckpt.to_str().unwrap();
+        let sols_s = sols.to_str().unwrap();
+        let mut args: Vec<&str> = vec!["--checkpoint", ck, "--checkpoint-every", "0.05"];
+        let problem: Vec<&str> = if all {
+            [&["--mode", "all", "--out", sols_s][..], &pent[..]].concat()
+        } else {
+            vec!["queens", "16"]
+        };
+        args.extend(&problem);
+        let mut child = spawn(2, 1, &args);
+        // A random moment of a run that takes about a second and a half
+        // (mpirun's start included).
+        std::thread::sleep(Duration::from_millis(rng.random_range(300..1200)));
+        let victim = if kill_launcher {
+            Some(child.id())
+        } else {
+            processes_with(ck)
+                .into_iter()
+                .find(|&(_, rank)| rank == Some(1))
+                .map(|(pid, _)| pid)
+        };
+        if let Some(pid) = victim {
+            kill(pid, "-KILL");
+        }
+        let status = wait_exit(&mut child, Duration::from_secs(20));
+        wait_gone(ck);
+        if status.success() {
+            // It ended before the kill: nothing to resume.
+            assert!(!ckpt.exists());
+        } else {
+            resumed += u64::from(ckpt.exists());
+        }
+        let (r, t) = configs[rng.random_range(0..configs.len())];
+        let v = if status.success() {
+            None
+        } else {
+            Some(finish(r, t, &ckpt, &problem))
+        };
+        if all {
+            let mut got = read_solutions(&sols);
+            got.sort();
+            assert_eq!(
+                got.len(),
+                want.len(),
+                "trial {trial}: lost or duplicated solutions"
+            );
+            assert!(
+                got == want,
+                "trial {trial}: other solutions than the reference"
+            );
+        } else if let Some(v) = v {
+            assert_eq!(v["solutions"], A000170[15], "trial {trial}");
+        }
+        assert!(!ckpt.exists());
+    }
+    eprintln!("8 kill trials, {resumed} resumed from a checkpoint");
+    assert!(
+        resumed >= 4,
+        "only {resumed} trials had a checkpoint to resume"
+    );
+}
+
+#[test]
+fn a_dead_rank_ends_the_job_naming_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let marker = dir.path().join("dead.ckpt");
+    let marker = marker.to_str().unwrap();
+    let mut child = command(2, 1, &["--checkpoint", marker, "queens", "17"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(800));
+    let rank1 = processes_with(marker)
+        .into_iter()
+        .find(|&(_, r)| r == Some(1))
+        .expect("rank 1 runs")
+        .0;
+    let t = Instant::now();
+    kill(rank1, "-KILL");
+    let status = wait_exit(&mut child, Duration::from_secs(15));
+    let mut stderr = String::new();
+    std::io::Read::read_to_string(child.stderr.as_mut().unwrap(), &mut stderr).unwrap();
+    assert!(!status.success());
+    assert!(stderr.contains("rank 1"), "{stderr}");
+    eprintln!(
+        "a killed rank ended the job in {:.2} s",
+        t.elapsed().as_secs_f64()
+    );
+}
+
+#[test]
+fn checkpoints_of_other_runs_and_bad_files_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let ckpt = dir.path().join("q13.ckpt");
+    let ck = ckpt.to_str().unwrap();
+    let mut child = spawn(
+        1,
+        1,
+        &[
+            "--checkpoint",
+            ck,
+            "--checkpoint-every",
+            "0.01",
+            "queens",
+            "16",
+        ],
+    );
+    std::thread::sleep(Duration::from_millis(400));
+    kill(child.id(), "-TERM");
+    wait_exit(&mut child, Duration::from_secs(10));
+    assert!(ckpt.exists());
+    let garbage = dir.path().join("garbage.ckpt");
+    std::fs::write(&garbage, b"{\"format\": 12").unwrap();
+    let g = garbage.to_str().unwrap();
+    for (args, needle) in [
+        (
+            vec!["--resume", ck, "queens", "15"],
+            "a checkpoint of queens 16",
+        ),
+        (
+            vec![
+                "--resume", ck, "--mode", "all", "--out", "x.txt", "queens", "16",
+            ],
+            "not of queens 16 (all mode",
+        ),
+        (
+            vec!["--resume", g, "queens", "16"],
+            "not a hysolve checkpoint",
+        ),
+        (
+            vec!["--resume", "/nonexistent.ckpt", "queens", "16"],
+            "/nonexistent.ckpt",
+        ),
+        (
+            vec!["--checkpoint", ck, "--mode", "first", "queens", "8"],
+            "for count and all modes",
+        ),
+        (
+            vec!["--checkpoint", ck, "--mode", "all", "queens", "8"],
+            "need --out FILE",
+        ),
+        (
+            vec!["--checkpoint", ck, "--checkpoint-every", "0", "queens", "8"],
+            "not a number of seconds",
+        ),
+    ] {
+        let out = run_with_timeout(command(1, 1, &args), Duration::from_secs(30));
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "{args:?}");
+        assert_eq!(stderr.trim_end().lines().count(), 1, "{args:?}: {stderr}");
+        assert!(stderr.contains(needle), "{args:?}: {stderr}");
+    }
+    // The refused resumes left the checkpoint as it was: it still resumes.
+    let v = finish(1, 2, &ckpt, &["queens", "16"]);
+    assert_eq!(v["solutions"], A000170[15]);
+}
