@@ -11,4 +11,5 @@ pub mod cli;
 pub mod cluster;
 pub mod engine;
 pub mod problems;
+pub mod text;
 pub mod view;

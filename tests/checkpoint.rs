@@ -5,20 +5,11 @@
 
 mod common;
 
-use common::{A000170, BIN, json_of, read_solutions, run_with_timeout};
+use common::{A000170, BIN, json_of, mpi_env, read_solutions, run_with_timeout};
 use rand::{RngExt, SeedableRng};
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
-
-fn mpi_env(cmd: &mut Command) -> &mut Command {
-    cmd.env("OMPI_ALLOW_RUN_AS_ROOT", "1")
-        .env("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1")
-        .env("OMPI_MCA_btl", "self,vader,tcp")
-        .env("OMPI_MCA_btl_tcp_if_include", "lo")
-        .env("OMPI_MCA_oob_tcp_if_include", "lo")
-        .env_remove("RUST_LOG")
-}
 
 /// `mpirun -np RANKS hysolve --threads THREADS ARGS` (plain hysolve for one rank).
 fn command(ranks: usize, threads: usize, args: &[&str]) -> Command {

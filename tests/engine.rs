@@ -225,7 +225,7 @@ fn unique_mode_tells_one_from_two() {
 /// run's.
 #[test]
 fn interrupted_runs_resume_exactly_in_other_configurations() {
-    use hysolve::cluster::{Checkpoint, CheckpointPlan, RunError, checkpoint::FORMAT};
+    use hysolve::cluster::{Checkpoint, CheckpointPlan, RunError};
     use rand::{RngExt, SeedableRng};
     use std::sync::atomic::{AtomicBool, Ordering};
     let t = Synthetic {
@@ -248,20 +248,7 @@ fn interrupted_runs_resume_exactly_in_other_configurations() {
             Mode::Count
         };
         let path = dir.path().join(format!("trial{trial}.ckpt"));
-        let identity = Checkpoint {
-            format: FORMAT.into(),
-            problem: "synthetic".into(),
-            instance: "t".into(),
-            mode: mode.to_string(),
-            fingerprint: "f".into(),
-            remaining: vec![],
-            units: 0,
-            nodes: 0,
-            solutions: 0,
-            written: 0,
-            out_bytes: 0,
-            elapsed_s: 0.0,
-        };
+        let identity = Checkpoint::identity("synthetic", "t", &mode.to_string(), "f");
         let mut sink: Vec<u8> = Vec::new();
         let mut resume: Option<Checkpoint> = None;
         let mut stops = 0;

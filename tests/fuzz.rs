@@ -5,7 +5,7 @@
 //! read the solutions file); the result may be an error but never a panic,
 //! and never takes long. Bounded: a few thousand inputs per parser.
 
-use hysolve::cluster::checkpoint::{Checkpoint, FORMAT};
+use hysolve::cluster::Checkpoint;
 use hysolve::problems::hitori::{Hitori, grid::Grid};
 use hysolve::problems::magic::{Magic, square::Given};
 use hysolve::problems::pack::{Layout, figure::Figure, pieces::PieceSet};
@@ -212,20 +212,7 @@ fn piece_sets_and_figures() {
 #[test]
 fn checkpoints() {
     let dir = tempfile::tempdir().unwrap();
-    let identity = Checkpoint {
-        format: FORMAT.into(),
-        problem: "queens".into(),
-        instance: "12".into(),
-        mode: "count".into(),
-        fingerprint: "abc".into(),
-        remaining: vec![],
-        units: 0,
-        nodes: 0,
-        solutions: 0,
-        written: 0,
-        out_bytes: 0,
-        elapsed_s: 0.0,
-    };
+    let identity = Checkpoint::identity("queens", "12", "count", "abc");
     let valid = Checkpoint {
         remaining: vec![
             hysolve::engine::Prefix(vec![1, 2]),

@@ -55,13 +55,8 @@ impl Job {
             .current_dir(self.dir.path())
             .env("BIN", common::BIN)
             .env("MPIRUN", self.path("mpirun-recorder"))
-            .env("RECORD", self.path("mpirun.args"))
-            .env("OMPI_ALLOW_RUN_AS_ROOT", "1")
-            .env("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1")
-            .env("OMPI_MCA_btl", "self,vader,tcp")
-            .env("OMPI_MCA_btl_tcp_if_include", "lo")
-            .env("OMPI_MCA_oob_tcp_if_include", "lo")
-            .env_remove("RUST_LOG");
+            .env("RECORD", self.path("mpirun.args"));
+        common::mpi_env(&mut cmd);
         for (k, _) in std::env::vars() {
             if k.starts_with("PBS_")
                 || k.starts_with("SLURM_")
@@ -352,12 +347,8 @@ fn sweep_sh_submits_a_series_and_gathers_one_csv() {
         .env("OUT", &out_dir)
         .env("WAIT", "100")
         .env("FAKE_QSUB_SPOOL", job.dir.path())
-        .env("OMPI_ALLOW_RUN_AS_ROOT", "1")
-        .env("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1")
-        .env("OMPI_MCA_btl", "self,vader,tcp")
-        .env("OMPI_MCA_btl_tcp_if_include", "lo")
-        .env("OMPI_MCA_oob_tcp_if_include", "lo")
         .env_remove("MPIRUN");
+    common::mpi_env(&mut cmd);
     let out = run_with_timeout(cmd, Duration::from_secs(150));
     assert!(out.status.success(), "{}", text(&out));
     let csv = std::fs::read_to_string(out_dir.join("sweep.csv")).unwrap();

@@ -8,6 +8,7 @@
 //! jobs left behind (`hysolve-sweep gather`, used by `pbs/sweep.sh`).
 
 use super::median;
+use crate::text::thousands;
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
@@ -358,18 +359,6 @@ pub fn csv(meta: &Meta, points: &[Point]) -> String {
         );
     }
     s
-}
-
-fn thousands(n: u64) -> String {
-    let digits = n.to_string();
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
 }
 
 fn seconds(s: f64) -> String {

@@ -593,20 +593,7 @@ fn checkpoint_plan(
                 .into(),
         ));
     }
-    let identity = cluster::Checkpoint {
-        format: cluster::checkpoint::FORMAT.into(),
-        problem: name.into(),
-        instance: instance.into(),
-        mode: mode.to_string(),
-        fingerprint: g.fingerprint.clone(),
-        remaining: Vec::new(),
-        units: 0,
-        nodes: 0,
-        solutions: 0,
-        written: 0,
-        out_bytes: 0,
-        elapsed_s: 0.0,
-    };
+    let identity = cluster::Checkpoint::identity(name, instance, &mode.to_string(), &g.fingerprint);
     let resume = match &g.resume {
         Some(file) => Some(
             cluster::Checkpoint::load(file, &identity)

@@ -70,6 +70,24 @@ pub enum CheckpointError {
 }
 
 impl Checkpoint {
+    /// The checkpoint of a run before any work: what it solves, nothing done.
+    pub fn identity(problem: &str, instance: &str, mode: &str, fingerprint: &str) -> Checkpoint {
+        Checkpoint {
+            format: FORMAT.into(),
+            problem: problem.into(),
+            instance: instance.into(),
+            mode: mode.into(),
+            fingerprint: fingerprint.into(),
+            remaining: Vec::new(),
+            units: 0,
+            nodes: 0,
+            solutions: 0,
+            written: 0,
+            out_bytes: 0,
+            elapsed_s: 0.0,
+        }
+    }
+
     /// What a resume must match: "queens 16 (count mode, fingerprint ...)".
     pub fn describe(&self) -> String {
         format!(

@@ -5,6 +5,7 @@
 
 use super::svg::{Style, draw, escape};
 use super::{Kind, Solutions};
+use crate::text::thousands;
 use std::fmt::Write;
 
 const CSS: &str = "
@@ -71,18 +72,6 @@ const SCRIPT: &str = "
 })();
 ";
 
-fn thousands(n: usize) -> String {
-    let digits = n.to_string();
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
-}
-
 /// The page for `solutions`, read from the file named `source`.
 pub fn page(source: &str, solutions: &Solutions, style: &Style) -> String {
     let n = solutions.pictures.len();
@@ -112,15 +101,15 @@ pub fn page(source: &str, solutions: &Solutions, style: &Style) -> String {
     } else if n == solutions.total {
         format!(
             "This page holds all {} solutions of the file.",
-            thousands(n)
+            thousands(n as u64)
         )
     } else {
         format!(
             "This page holds solutions {} to {} of the {} in the file; \
              <code>hysolve view --from N --count M</code> makes a page of others.",
-            thousands(from),
-            thousands(last),
-            thousands(solutions.total)
+            thousands(from as u64),
+            thousands(last as u64),
+            thousands(solutions.total as u64)
         )
     };
     let _ = writeln!(s, "<p id=\"range\">{held}</p>");

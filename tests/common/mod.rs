@@ -56,26 +56,26 @@ pub fn hysolve(args: &[&str]) -> Output {
     run_with_timeout(cmd, Duration::from_secs(120))
 }
 
+/// The environment every mpirun of the tests gets: root allowed, loopback
+/// only (CI machines have no cluster network), no log filter.
+pub fn mpi_env(cmd: &mut Command) -> &mut Command {
+    cmd.env("OMPI_ALLOW_RUN_AS_ROOT", "1")
+        .env("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1")
+        .env("OMPI_MCA_btl", "self,vader,tcp")
+        .env("OMPI_MCA_btl_tcp_if_include", "lo")
+        .env("OMPI_MCA_oob_tcp_if_include", "lo")
+        .env_remove("RUST_LOG")
+}
+
 /// `mpirun -np RANKS hysolve --threads THREADS ARGS`.
 pub fn mpirun(ranks: usize, threads: usize, args: &[&str]) -> Output {
     let mut cmd = Command::new("mpirun");
-    cmd.args([
-        "--oversubscribe",
-        "--bind-to",
-        "none",
-        "-np",
-        &ranks.to_string(),
-    ])
-    .arg(BIN)
-    .args(["--threads", &threads.to_string()])
-    .args(args)
-    .env("OMPI_ALLOW_RUN_AS_ROOT", "1")
-    .env("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1")
-    // Loopback only: CI machines have no cluster network.
-    .env("OMPI_MCA_btl", "self,vader,tcp")
-    .env("OMPI_MCA_btl_tcp_if_include", "lo")
-    .env("OMPI_MCA_oob_tcp_if_include", "lo")
-    .env_remove("RUST_LOG");
+    cmd.args(["--oversubscribe", "--bind-to", "none", "-np"])
+        .arg(ranks.to_string())
+        .arg(BIN)
+        .args(["--threads", &threads.to_string()])
+        .args(args);
+    mpi_env(&mut cmd);
     run_with_timeout(cmd, Duration::from_secs(180))
 }
 
