@@ -95,10 +95,6 @@ fn line<'a>(points: &'a [Point], workload: &str, layout: Layout) -> Vec<&'a Poin
     best.into_values().collect()
 }
 
-fn log2(w: usize) -> f64 {
-    (w as f64).log2()
-}
-
 type Chart<'a, Y> = ChartContext<'a, SVGBackend<'a>, Cartesian2d<LogCoord<f64>, Y>>;
 
 /// Draws one scaling plot to `path`. `cores` is a host's core count: points
@@ -106,7 +102,7 @@ type Chart<'a, Y> = ChartContext<'a, SVGBackend<'a>, Cartesian2d<LogCoord<f64>, 
 pub fn scaling(points: &[Point], metric: Metric, cores: usize, path: &Path) -> Result<(), String> {
     let max_workers = points.iter().map(Point::workers).max().unwrap_or(1).max(2);
     // Powers of two up to the most workers: the x axis' ticks.
-    let ticks: Vec<f64> = (0..=log2(max_workers).ceil() as u32)
+    let ticks: Vec<f64> = (0..=(max_workers as f64).log2().ceil() as u32)
         .map(|k| 2f64.powi(k as i32))
         .collect();
     let x_max = ticks[ticks.len() - 1] * 1.15;

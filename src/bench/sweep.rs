@@ -133,9 +133,9 @@ impl Run {
 }
 
 /// Reads every run from the lines of `text` that are hysolve JSON summaries
-/// (other lines, such as a job's log, are skipped). `origin` names the
-/// source in errors.
-pub fn runs_from_text(text: &str, origin: &str) -> Result<Vec<Run>, String> {
+/// (other lines, such as a job's log, are skipped), each with its line.
+/// `origin` names the source in errors.
+pub fn runs_from_text(text: &str, origin: &str) -> Result<Vec<(Run, String)>, String> {
     let mut runs = Vec::new();
     for (i, line) in text.lines().enumerate() {
         let line = line.trim();
@@ -148,7 +148,8 @@ pub fn runs_from_text(text: &str, origin: &str) -> Result<Vec<Run>, String> {
         if v.get("wall_s").is_none() || v.get("rank_stats").is_none() {
             continue;
         }
-        runs.push(Run::from_json(&v).map_err(|e| format!("{origin}:{}: {e}", i + 1))?);
+        let run = Run::from_json(&v).map_err(|e| format!("{origin}:{}: {e}", i + 1))?;
+        runs.push((run, line.to_string()));
     }
     Ok(runs)
 }
@@ -523,7 +524,8 @@ mod test {
         let text = format!("hysolve: 2 ranks\nqueens 8: 92 solutions\n{line}\n");
         let runs = runs_from_text(&text, "job.o1").unwrap();
         assert_eq!(runs.len(), 1);
-        let r = &runs[0];
+        assert_eq!(runs[0].1, line);
+        let r = &runs[0].0;
         assert_eq!((r.ranks, r.threads, r.hosts, r.solutions), (2, 2, 1, 92));
         assert_eq!(r.time_s, 0.75);
         assert!(r.oversubscribed, "4 threads on a 2-processor host");

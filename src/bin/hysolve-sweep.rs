@@ -141,10 +141,7 @@ fn run(o: &RunOpts) -> Result<(), String> {
     let bin = o.bin.to_string_lossy().to_string();
     // Before the runs: what the binary was built from.
     let commit = commit();
-    let jsonl = o
-        .output
-        .out_dir
-        .join(format!("{}-runs.jsonl", o.output.name));
+    // Before the runs too: a folder that cannot be made fails at once.
     std::fs::create_dir_all(&o.output.out_dir)
         .map_err(|e| format!("{}: {e}", o.output.out_dir.display()))?;
     let mut raw = Vec::new();
@@ -184,8 +181,7 @@ fn run(o: &RunOpts) -> Result<(), String> {
         date: today(),
         command: std::env::args().collect::<Vec<_>>().join(" "),
     };
-    sweep::write_atomically(&jsonl, (raw.join("\n") + "\n").as_bytes())?;
-    publish(&meta, &runs, &o.output)
+    publish(&meta, &runs, &raw, &o.output)
 }
 
 fn gather(o: &GatherOpts) -> Result<(), String> {
@@ -202,15 +198,10 @@ fn gather(o: &GatherOpts) -> Result<(), String> {
         let Ok(text) = std::fs::read_to_string(path) else {
             continue; // not text: not a job output
         };
-        let found = sweep::runs_from_text(&text, &path.display().to_string())?;
-        if !found.is_empty() {
-            raw.extend(
-                text.lines()
-                    .filter(|l| l.trim_start().starts_with('{') && l.contains("\"rank_stats\""))
-                    .map(str::to_owned),
-            );
+        for (run, line) in sweep::runs_from_text(&text, &path.display().to_string())? {
+            runs.push(run);
+            raw.push(line);
         }
-        runs.extend(found);
     }
     if runs.is_empty() {
         return Err(format!(
@@ -232,23 +223,21 @@ fn gather(o: &GatherOpts) -> Result<(), String> {
         date: today(),
         command: o.command.clone(),
     };
-    std::fs::create_dir_all(&o.output.out_dir)
-        .map_err(|e| format!("{}: {e}", o.output.out_dir.display()))?;
-    let jsonl = o
-        .output
-        .out_dir
-        .join(format!("{}-runs.jsonl", o.output.name));
-    sweep::write_atomically(&jsonl, (raw.join("\n") + "\n").as_bytes())?;
-    publish(&meta, &runs, &o.output)
+    publish(&meta, &runs, &raw, &o.output)
 }
 
-/// Writes the CSV, the plots and the README section.
-fn publish(meta: &Meta, runs: &[Run], out: &Output) -> Result<(), String> {
+/// Writes the runs' JSON lines (`raw`), the CSV, the plots and the README
+/// section.
+fn publish(meta: &Meta, runs: &[Run], raw: &[String], out: &Output) -> Result<(), String> {
     let points = sweep::reduce(runs)?;
     let dir = &out.out_dir;
     let name = &out.name;
+    std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    let jsonl = dir.join(format!("{name}-runs.jsonl"));
+    sweep::write_atomically(&jsonl, (raw.join("\n") + "\n").as_bytes())?;
     let csv = dir.join(format!("{name}.csv"));
-    sweep::write_atomically(&csv, sweep::csv(meta, &points).as_bytes())?;
+    let table = sweep::csv(meta, &points);
+    sweep::write_atomically(&csv, table.as_bytes())?;
     let mut plots = Vec::new();
     for metric in [Metric::Time, Metric::Speedup, Metric::Efficiency] {
         let file = format!("{name}-{}.svg", metric.file_suffix());
@@ -266,7 +255,7 @@ fn publish(meta: &Meta, runs: &[Run], out: &Output) -> Result<(), String> {
     let new = sweep::splice_readme(&old, name, &out.title, &section);
     sweep::write_atomically(&readme, new.as_bytes())?;
     let mut stdout = std::io::stdout().lock();
-    let _ = write!(stdout, "{}", sweep::csv(meta, &points));
+    let _ = write!(stdout, "{table}");
     eprintln!(
         "hysolve-sweep: wrote {} ({} points), {} plots and the '{name}' section of {}",
         csv.display(),

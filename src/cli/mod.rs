@@ -301,7 +301,10 @@ fn default_threads() -> usize {
 }
 
 pub fn run(mut cli: Cli) -> Result<(), CliError> {
-    cli.global.fingerprint = fingerprint(&cli.problem);
+    // Only a checkpointed run needs it: it reads the input files again.
+    if cli.global.checkpoint.is_some() || cli.global.resume.is_some() {
+        cli.global.fingerprint = fingerprint(&cli.problem);
+    }
     let g = &cli.global;
     let input = Instant::now();
     match cli.problem {
@@ -731,13 +734,18 @@ fn view(a: &ViewArgs) -> Result<(), CliError> {
         }
         style.numbers = Some(grid.values.iter().map(|&v| u64::from(v)).collect());
     }
+    // The default output: the solutions file's name with `suffix` added.
+    let beside = |suffix: &str| {
+        let mut p = a.file.clone().into_os_string();
+        p.push(suffix);
+        PathBuf::from(p)
+    };
     let (path, bytes) = match a.svg {
         Some(n) => {
-            let path = a.output.clone().unwrap_or_else(|| {
-                let mut p = a.file.clone().into_os_string();
-                p.push(format!("-{n}.svg"));
-                PathBuf::from(p)
-            });
+            let path = a
+                .output
+                .clone()
+                .unwrap_or_else(|| beside(&format!("-{n}.svg")));
             let svg = view::svg::draw(&solutions.pictures[0], &style, true);
             (
                 path,
@@ -745,11 +753,7 @@ fn view(a: &ViewArgs) -> Result<(), CliError> {
             )
         }
         None => {
-            let path = a.output.clone().unwrap_or_else(|| {
-                let mut p = a.file.clone().into_os_string();
-                p.push(".html");
-                PathBuf::from(p)
-            });
+            let path = a.output.clone().unwrap_or_else(|| beside(".html"));
             let name = a.file.file_name().map_or_else(
                 || a.file.display().to_string(),
                 |n| n.to_string_lossy().into_owned(),

@@ -174,18 +174,18 @@ pub fn run_rank<P: Problem, T: Transport>(
     let cpu_start = thread_cpu_seconds();
     let rank = transport.rank();
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-    if config.threads > cores && cores < online_cpus() {
+    let host_cpus = online_cpus();
+    if config.threads > cores && cores < host_cpus {
         tracing::warn!(
-            "rank {rank}: {} worker threads share {cores} usable core(s) of {}: the launcher bound \
-             this rank (with mpirun, add --bind-to none or --map-by slot:PE={})",
+            "rank {rank}: {} worker threads share {cores} usable core(s) of {host_cpus}: the \
+             launcher bound this rank (with mpirun, add --bind-to none or --map-by slot:PE={})",
             config.threads,
-            online_cpus(),
             config.threads
         );
     }
     let size = transport.size();
     let (tx, events) = unbounded();
-    let pool = RankPool::start_tracking(
+    let pool = RankPool::start(
         problem.clone(),
         config.mode,
         config.stop_after(),
@@ -210,7 +210,7 @@ pub fn run_rank<P: Problem, T: Transport>(
             rank,
             host: host_name(),
             cores,
-            host_cpus: online_cpus(),
+            host_cpus,
             ..RankReport::default()
         },
         expansion: Counters::default(),

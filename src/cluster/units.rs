@@ -68,12 +68,8 @@ impl UnitBook {
         }
     }
 
-    fn unit_of(&self, prefix: &Prefix) -> Prefix {
-        Prefix(prefix.0[..self.depth.min(prefix.depth())].to_vec())
-    }
-
     fn get(&mut self, prefix: &Prefix) -> Result<&mut Open, Unknown> {
-        let unit = self.unit_of(prefix);
+        let unit = prefix.truncated(self.depth);
         match self.open.get_mut(&unit) {
             Some(open) => Ok(open),
             None => Err(Unknown(unit)),
@@ -105,7 +101,7 @@ impl UnitBook {
         if open.pieces > 0 {
             return Ok(None);
         }
-        let unit = self.unit_of(&r.unit);
+        let unit = r.unit.truncated(self.depth);
         let done = self.open.remove(&unit).expect("just seen");
         self.nodes += done.nodes;
         self.solutions += done.solutions;

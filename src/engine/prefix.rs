@@ -17,6 +17,13 @@ impl Prefix {
         self.0.len()
     }
 
+    /// The ancestor of this prefix at `depth` (itself when it is no deeper):
+    /// with the depth of the master's initial prefixes, the unit a subtree
+    /// belongs to.
+    pub fn truncated(&self, depth: usize) -> Prefix {
+        Prefix(self.0[..depth.min(self.0.len())].to_vec())
+    }
+
     /// The prefix of child `index` of the node this prefix names.
     pub fn child(&self, index: u32) -> Prefix {
         let mut path = Vec::with_capacity(self.0.len() + 1);

@@ -96,20 +96,10 @@ pub struct RankPool<N: Send + 'static> {
 impl<N: Clone + Send + 'static> RankPool<N> {
     /// Starts `threads` workers on `problem`. They park until tasks arrive;
     /// they stop on their own once `limit` solutions are found on this rank.
+    /// With `track_units`, the pool also accounts for every unit (initial
+    /// prefix, see [`RankPool::set_initial_depth`]) and sends a
+    /// [`PoolEvent::UnitDone`] when it holds no more of one.
     pub fn start<P: Problem<Node = N>>(
-        problem: Arc<P>,
-        mode: Mode,
-        limit: Option<u64>,
-        threads: usize,
-        events: Sender<PoolEvent>,
-    ) -> Self {
-        Self::start_tracking(problem, mode, limit, threads, events, false)
-    }
-
-    /// As [`RankPool::start`]; with `track_units`, the pool also accounts
-    /// for every unit (initial prefix, see [`RankPool::set_initial_depth`])
-    /// and sends a [`PoolEvent::UnitDone`] when it holds no more of one.
-    pub fn start_tracking<P: Problem<Node = N>>(
         problem: Arc<P>,
         mode: Mode,
         limit: Option<u64>,
@@ -161,7 +151,7 @@ impl<N: Clone + Send + 'static> RankPool<N> {
             let depth = self.shared.initial_depth.load(Ordering::Relaxed);
             let mut units = units.lock();
             for task in &tasks {
-                let t = units.entry(unit_of(&task.prefix, depth)).or_default();
+                let t = units.entry(task.prefix.truncated(depth)).or_default();
                 t.open += 1;
                 t.received += 1;
             }
@@ -246,18 +236,13 @@ impl<N: Clone + Send + 'static> RankPool<N> {
     }
 }
 
-/// The unit of a task: its prefix cut to the initial depth.
-fn unit_of(prefix: &Prefix, depth: usize) -> Prefix {
-    Prefix(prefix.0[..depth.min(prefix.depth())].to_vec())
-}
-
 impl<N> Shared<N> {
     /// Unit tracking: a task of `prefix` is done here (walked, with these
     /// nodes and solutions, or given away whole). Reports the unit when
     /// this rank holds no more of it.
     fn close_task(&self, prefix: &Prefix, nodes: u64, solutions: u64) {
         let Some(units) = &self.units else { return };
-        let unit = unit_of(prefix, self.initial_depth.load(Ordering::Relaxed));
+        let unit = prefix.truncated(self.initial_depth.load(Ordering::Relaxed));
         let mut units = units.lock();
         let Some(t) = units.get_mut(&unit) else {
             debug_assert!(false, "a task of an untracked unit");
@@ -421,10 +406,10 @@ fn worker_main<P: Problem>(
         // between: only an empty-handed worker is hungry.
         let mut next = Some(task);
         while let Some(task) = next {
-            let unit = shared
-                .units
-                .as_ref()
-                .map(|_| unit_of(&task.prefix, shared.initial_depth.load(Ordering::Relaxed)));
+            let unit = shared.units.as_ref().map(|_| {
+                task.prefix
+                    .truncated(shared.initial_depth.load(Ordering::Relaxed))
+            });
             let mut ctx = WorkerContext {
                 shared,
                 local: &local,
