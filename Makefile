@@ -17,32 +17,68 @@ MPIRUN := mpirun --oversubscribe --bind-to none
 
 all: build
 
-# Installs OpenMPI (headers, mpicc, mpirun), libclang (for the mpi crate's
-# bindings), shellcheck (for the job scripts) and Chromium (the viewer's
-# browser test) when missing.
+# Installs what the build and the tests use, when missing: OpenMPI (mpicc,
+# which the mpi crate's build runs, and mpirun), libclang (the library
+# bindgen loads: libclang.so or libclang-N.so, never libclang-cpp),
+# shellcheck (the job scripts) and Chromium (the viewer's browser test). On
+# Debian and Ubuntu the package manager is asked; elsewhere the places
+# clang-sys searches. What cannot be installed (no root, no sudo, no
+# apt-get, no network) is named in one line, and the target fails.
+# DPKG_QUERY and LIBCLANG_DIRS exist for tests/deps.rs.
+DPKG_QUERY ?= dpkg-query
+LIBCLANG_DIRS ?= /usr/lib /usr/lib/* /usr/lib64 /usr/local/lib /usr/local/lib/* /usr/lib/llvm-*/lib /usr/local/llvm*/lib
 deps:
 	@missing=""; \
-	command -v mpicc >/dev/null 2>&1 || missing="$$missing libopenmpi-dev"; \
-	command -v mpirun >/dev/null 2>&1 || missing="$$missing openmpi-bin"; \
-	ls /usr/lib/llvm-*/lib/libclang*.so* >/dev/null 2>&1 || ldconfig -p 2>/dev/null | grep -q libclang || missing="$$missing libclang-dev"; \
-	command -v shellcheck >/dev/null 2>&1 || missing="$$missing shellcheck"; \
-	command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>&1 || missing="$$missing chromium"; \
-	if [ -n "$$missing" ]; then \
-	  echo "installing:$$missing"; \
-	  if [ "$$(id -u)" = 0 ]; then SUDO=""; else SUDO="sudo"; fi; \
-	  $$SUDO env DEBIAN_FRONTEND=noninteractive apt-get update -qq && \
-	  $$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null || exit 1; \
+	pkg_ok() { command -v $(DPKG_QUERY) >/dev/null 2>&1 && \
+	  [ "$$($(DPKG_QUERY) -W -f='$${Status}' "$$1" 2>/dev/null)" = "install ok installed" ]; }; \
+	has_libclang() { for f in "$$@"; do \
+	  case "$${f##*/}" in *-cpp.*) ;; libclang.so*|libclang-[0-9]*.so*) [ -e "$$f" ] && return 0;; esac; \
+	  done; return 1; }; \
+	mpicc -show >/dev/null 2>&1 || missing="$$missing libopenmpi-dev"; \
+	mpirun --version >/dev/null 2>&1 || missing="$$missing openmpi-bin"; \
+	if [ -n "$${LIBCLANG_PATH:-}" ]; then \
+	  has_libclang "$$LIBCLANG_PATH"/libclang* || { \
+	    echo "make deps: LIBCLANG_PATH=$$LIBCLANG_PATH holds no libclang.so or libclang-N.so: fix it or unset it"; exit 1; }; \
+	elif command -v $(DPKG_QUERY) >/dev/null 2>&1; then \
+	  pkg_ok libclang-dev || missing="$$missing libclang-dev"; \
+	else \
+	  shopt -s nullglob; set -- $(foreach d,$(LIBCLANG_DIRS),$(d)/libclang*); \
+	  has_libclang "$$@" || missing="$$missing libclang-dev"; \
 	fi; \
-	command -v $(CARGO) >/dev/null 2>&1 || { echo "cargo not found: install Rust from https://rustup.rs"; exit 1; }
+	shellcheck --version >/dev/null 2>&1 || missing="$$missing shellcheck"; \
+	command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>&1 || \
+	  command -v google-chrome >/dev/null 2>&1 || missing="$$missing chromium"; \
+	if [ -n "$$missing" ]; then \
+	  by_hand="make deps: missing$$missing: install by hand (apt-get install -y$$missing), then run make again"; \
+	  if [ "$$(id -u)" = 0 ]; then SUDO=""; \
+	  elif sudo -n true >/dev/null 2>&1; then SUDO="sudo -n"; \
+	  else echo "$$by_hand (needs root or password-less sudo)"; exit 1; fi; \
+	  command -v apt-get >/dev/null 2>&1 || { echo "$$by_hand (no apt-get here: use your package manager)"; exit 1; }; \
+	  echo "installing:$$missing"; \
+	  { $$SUDO env DEBIAN_FRONTEND=noninteractive apt-get update -qq && \
+	    $$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; } >/tmp/hysolve-deps.log 2>&1 || \
+	    { echo "$$by_hand (apt-get failed: see /tmp/hysolve-deps.log)"; exit 1; }; \
+	fi; \
+	command -v $(CARGO) >/dev/null 2>&1 || { echo "make deps: cargo not found: install Rust from https://rustup.rs"; exit 1; }
 
 build: deps
 	$(CARGO) build --release
 
-# The main job: the seed's 25x25 Hitori timing grid on $(RANKS) ranks x
-# $(THREADS) threads, proved to have more than one solution (two shown), with statistics.
-RUN_ARGS ?= --mode unique hitori examples/hitori/seed/test2-25x25.txt --stats
+# The main job: the seed's 25x25 Hitori timing grid (5431 s serial in the
+# seed) on $(RANKS) ranks x $(THREADS) threads, proved to have more than one
+# solution (two shown); then two searches that spread over both ranks, with
+# statistics: the 2,358,720 shadings of the open 16x16 grid on 2 ranks of
+# one thread (ranks run dry, ask, and the master has busy ranks donate
+# subtrees), and N-Queens 16 on 2 ranks of 2 threads (threads steal and
+# donate inside each rank). About 15 s on 2 cores after the build.
+# `make run RUN_ARGS="..."` runs only the given job.
+RUN_ARGS ?= --mode unique hitori examples/hitori/seed/test2-25x25.txt
 run: build
 	$(MPIRUN) -np $(RANKS) $(BIN) --threads $(THREADS) $(RUN_ARGS)
+ifneq ($(origin RUN_ARGS),command line)
+	$(MPIRUN) -np 2 $(BIN) --threads 1 --mode count hitori examples/hitori/open-16x16.txt --stats
+	$(MPIRUN) -np 2 $(BIN) --threads 2 queens 16 --stats
+endif
 
 lint: deps
 	$(CARGO) fmt --all -- --check

@@ -508,3 +508,46 @@ fn progress_bar_on_a_terminal_only_for_long_runs_and_not_with_quiet() {
     let piped = hysolve(&["--threads", "2", "queens", "16"]);
     assert!(!String::from_utf8_lossy(&piped.stderr).contains("prefixes"));
 }
+
+/// Files saved by Windows editors start with a UTF-8 byte-order mark and
+/// end lines with CRLF: every input format reads them as the plain file.
+#[test]
+fn byte_order_mark_and_crlf_are_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let windows = |name: &str, path: &str| {
+        let text = std::fs::read_to_string(path).unwrap().replace('\n', "\r\n");
+        let mut bytes = b"\xEF\xBB\xBF".to_vec();
+        bytes.extend_from_slice(text.as_bytes());
+        let p = dir.path().join(name);
+        std::fs::write(&p, bytes).unwrap();
+        p.to_str().unwrap().to_string()
+    };
+    let summary = |args: &[&str]| {
+        let out = hysolve(args);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(out.status.success(), "{args:?}: {stderr}");
+        String::from_utf8_lossy(&out.stdout)
+            .lines()
+            .last()
+            .unwrap()
+            .to_string()
+    };
+    let grid = windows("grid.txt", "tests/data/hitori/input-8x8.txt");
+    assert!(summary(&["--mode", "count", "hitori", &grid]).contains(": 1 solution ("));
+    let square = windows("square.txt", "tests/data/magic/seed_4x4_br15.txt");
+    assert!(summary(&["magic", &square]).contains(": 400 solutions"));
+    let pieces = windows("set.pieces", "tests/data/packing/soma.pieces");
+    let cube = write_temp(&dir, "cube.txt", &["###\n###\n###\n"; 3].join("\n"));
+    let figure = windows("cube.fig", &cube);
+    assert!(
+        summary(&[
+            "pack",
+            "--pieces",
+            &pieces,
+            "--figure",
+            &figure,
+            "--distinct"
+        ])
+        .contains(": 240 solutions")
+    );
+}

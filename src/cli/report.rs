@@ -8,6 +8,7 @@ use std::fmt::Write;
 /// `prepare_s`: reading the input and preparing the problem (before the search clock).
 pub fn summary(name: &str, instance: &str, o: &Outcome, prepare_s: f64) -> String {
     let answer = match o.mode {
+        Mode::Count | Mode::All if o.solutions == 1 => "1 solution".to_string(),
         Mode::Count | Mode::All => format!("{} solutions", o.solutions),
         Mode::First if o.solutions == 0 => "no solution".to_string(),
         Mode::First => "found a solution".to_string(),
@@ -70,7 +71,7 @@ pub fn stats_table(o: &Outcome) -> String {
         let idle: f64 = r.workers.iter().map(|w| w.idle_s).sum();
         let _ = writeln!(
             s,
-            "{:>4} {:>6} {:>14} {:>8} {:>8} {:>8} {:>8} {:>8} {:>6} {:>8.3} {:>8.3} {:>7.2}%",
+            "{:>4} {:>6} {:>14} {:>8} {:>8} {:>8} {:>8} {:>8} {:>6} {:>8.3} {:>8.3} {:>8}",
             r.rank,
             "all",
             r.nodes,
@@ -82,11 +83,7 @@ pub fn stats_table(o: &Outcome) -> String {
             r.asks,
             busy,
             idle,
-            if r.wall_s > 0.0 {
-                100.0 * r.manager_cpu_s / r.wall_s
-            } else {
-                0.0
-            }
+            cpu_share(r.manager_cpu_s, r.wall_s)
         );
         for (i, w) in r.workers.iter().enumerate() {
             let _ = writeln!(
@@ -107,6 +104,20 @@ pub fn stats_table(o: &Outcome) -> String {
         }
     }
     s
+}
+
+/// Shortest run whose CPU share means something: the process CPU clock
+/// ticks in milliseconds on some kernels, so a share of a few milliseconds
+/// says nothing.
+const MIN_SHARE_WALL_S: f64 = 0.05;
+
+/// `cpu_s` as a share of `wall_s`, or `-` for a run too short to tell.
+fn cpu_share(cpu_s: f64, wall_s: f64) -> String {
+    if wall_s < MIN_SHARE_WALL_S {
+        "-".to_string()
+    } else {
+        format!("{:.2}%", 100.0 * cpu_s / wall_s)
+    }
 }
 
 pub fn json(name: &str, instance: &str, o: &Outcome, prepare_s: f64) -> String {
@@ -131,4 +142,18 @@ pub fn json(name: &str, instance: &str, o: &Outcome, prepare_s: f64) -> String {
         v["written"] = serde_json::json!(o.written);
     }
     v.to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::cpu_share;
+
+    #[test]
+    fn short_runs_have_no_cpu_share() {
+        assert_eq!(cpu_share(0.001, 0.001), "-");
+        assert_eq!(cpu_share(0.0, 0.0), "-");
+        assert_eq!(cpu_share(0.02, 0.049), "-");
+        assert_eq!(cpu_share(0.01, 1.0), "1.00%");
+        assert_eq!(cpu_share(0.05, 0.05), "100.00%");
+    }
 }

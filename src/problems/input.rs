@@ -95,6 +95,19 @@ pub fn read_text(path: &Path, limit: u64) -> Result<String, InputError> {
             format!("more than the {limit} bytes accepted"),
         ));
     }
+    text_from_bytes(&name, bytes)
+}
+
+/// A UTF-8 byte-order mark, which Windows editors put at the start of a file.
+const BOM: &[u8] = b"\xEF\xBB\xBF";
+
+/// The text of a file's bytes: one leading byte-order mark skipped, and
+/// bytes that are not UTF-8 refused, naming the line and column of the
+/// first bad one (counted after the mark).
+pub fn text_from_bytes(name: &str, mut bytes: Vec<u8>) -> Result<String, InputError> {
+    if bytes.starts_with(BOM) {
+        bytes.drain(..BOM.len());
+    }
     String::from_utf8(bytes).map_err(|e| {
         let at = e.utf8_error().valid_up_to();
         let before = &e.as_bytes()[..at];
@@ -105,7 +118,7 @@ pub fn read_text(path: &Path, limit: u64) -> Result<String, InputError> {
                 .rposition(|&b| b == b'\n')
                 .map_or(0, |p| p + 1)
             + 1;
-        InputError::at(&name, line, col, "not UTF-8 text")
+        InputError::at(name, line, col, "not UTF-8 text")
     })
 }
 

@@ -30,17 +30,25 @@ if [ "$(id -u)" != 0 ]; then
   SUDO="sudo -n"
 fi
 
-# 1. Packages.
+# 1. Packages: on Debian and Ubuntu dpkg says what is installed (the qsub
+# wrapper is a package of its own); elsewhere the daemons must be on PATH.
 missing=""
-for pair in sbatch:slurm-wlm slurmctld:slurmctld slurmd:slurmd munged:munge; do
-  command -v "${pair%%:*}" >/dev/null 2>&1 || [ -x "/usr/sbin/${pair%%:*}" ] || missing="$missing ${pair#*:}"
-done
-dpkg -s slurm-wlm-torque >/dev/null 2>&1 || missing="$missing slurm-wlm-torque"
+if command -v dpkg-query >/dev/null 2>&1; then
+  for pkg in slurm-wlm slurmctld slurmd munge slurm-wlm-torque; do
+    [ "$(dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null)" = "install ok installed" ] || missing="$missing $pkg"
+  done
+else
+  for cmd in sbatch slurmctld slurmd munged qsub; do
+    command -v "$cmd" >/dev/null 2>&1 || [ -x "/usr/sbin/$cmd" ] || fail "no $cmd: install Slurm (with its qsub wrapper) and munge by hand"
+  done
+fi
 if [ -n "$missing" ]; then
   say "installing:$missing"
-  $SUDO env DEBIAN_FRONTEND=noninteractive apt-get update -qq
+  command -v apt-get >/dev/null 2>&1 || fail "missing$missing: install by hand"
   # shellcheck disable=SC2086 # a word list
-  $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq slurm-wlm slurm-wlm-torque munge $missing >/dev/null
+  { $SUDO env DEBIAN_FRONTEND=noninteractive apt-get update -qq &&
+    $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $missing; } >/dev/null 2>&1 ||
+    fail "missing$missing: apt-get failed; install by hand (apt-get install -y$missing)"
 fi
 QSUB=/usr/bin/qsub   # Slurm's wrapper, not whatever else is on PATH
 if [ ! -x target/release/hysolve ] || [ ! -x target/release/hysolve-sweep ]; then make build; fi
@@ -192,6 +200,8 @@ if [ "$CPUS" -ge 2 ]; then
          -v PROBLEM=queens+10 pbs/hybrid.sh)
   [ "$(wait_job "$id" 120)" = COMPLETED ] || fail "qsub job $id did not complete"
   check_output "hybrid.sh.o$id" "$id" 724 2 1
+else
+  say "SKIPPED 3b (qsub, 2 ranks x 1 thread): this machine has $CPUS CPU, Slurm grants no second one"
 fi
 
 # 3c. sbatch pbs/slurm.sh.
