@@ -2,16 +2,23 @@
 //! valid files (characters inserted, deleted, replaced, lines duplicated or
 //! cut, numbers blown up). Each input goes through the whole preparation a
 //! run would do (parse, then build the problem, or load the checkpoint, or
-//! read the solutions file); the result may be an error but never a panic,
-//! and never takes long. Bounded: a few thousand inputs per parser.
+//! read the solutions file, draw its page); the result may be an error but
+//! never a panic, and never takes long. Inputs are bytes, read back through
+//! the real file reader (`read_text`: invalid UTF-8 and byte-order marks
+//! included). Each target counts how many inputs get past parsing, and how
+//! many past each later stage, and fails if a stage is never reached.
+//! Bounded: 10,000 inputs per target.
 
 use hysolve::cluster::Checkpoint;
 use hysolve::problems::hitori::{Hitori, grid::Grid};
 use hysolve::problems::magic::{Magic, square::Given};
-use hysolve::problems::pack::{Layout, figure::Figure, pieces::PieceSet};
+use hysolve::problems::input::{MAX_INPUT_BYTES, read_text};
+use hysolve::problems::pack::{Layout, Pack, figure::Figure, pieces::PieceSet};
 use hysolve::view::{self, Kind, Picture};
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestRunner};
+use std::cell::Cell;
+use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 const CASES: u32 = 10_000;
@@ -102,15 +109,43 @@ fn mutate(seed: &Seed, edits: &[Edit]) -> String {
     t.into_iter().collect()
 }
 
+/// How far the inputs of one target got: stage name, inputs that reached it.
+struct Reach(Vec<(&'static str, Cell<u32>)>);
+
+impl Reach {
+    fn new(stages: &[&'static str]) -> Self {
+        Reach(stages.iter().map(|&s| (s, Cell::new(0))).collect())
+    }
+
+    /// Marks stage `name` reached by one more input.
+    fn at(&self, name: &str) {
+        let (_, c) = self.0.iter().find(|(s, _)| *s == name).expect("a stage");
+        c.set(c.get() + 1);
+    }
+
+    /// Prints the counts and fails if some stage was never reached.
+    fn report(&self, target: &str, inputs: u32) {
+        let parts: Vec<String> = self
+            .0
+            .iter()
+            .map(|(s, c)| format!("{} {s}", c.get()))
+            .collect();
+        eprintln!("{target}: {inputs} inputs, no panic; {}", parts.join(", "));
+        for (s, c) in &self.0 {
+            assert!(c.get() > 0, "{target}: no input reached '{s}'");
+        }
+    }
+}
+
 /// Feeds `inputs` from `strategy` to `check`, counting them; panics in
 /// `check` fail the test with the input that caused them.
-fn fuzz<S: Strategy<Value = String>>(name: &str, strategy: S, check: impl Fn(&str)) -> u32 {
+fn fuzz<S: Strategy<Value = Vec<u8>>>(name: &str, strategy: S, check: impl Fn(&[u8])) -> u32 {
     let mut runner = TestRunner::new(Config {
         cases: CASES,
         failure_persistence: None,
         ..Config::default()
     });
-    let count = std::cell::Cell::new(0u32);
+    let count = Cell::new(0u32);
     runner
         .run(&strategy, |input| {
             count.set(count.get() + 1);
@@ -119,27 +154,35 @@ fn fuzz<S: Strategy<Value = String>>(name: &str, strategy: S, check: impl Fn(&st
             prop_assert!(
                 t.elapsed() < Duration::from_secs(2),
                 "{name}: {:?} took {:?}",
-                input,
+                String::from_utf8_lossy(&input),
                 t.elapsed()
             );
             Ok(())
         })
         .unwrap_or_else(|e| panic!("{name}: {e}"));
-    eprintln!("{name}: {} inputs, no panic", count.get());
     count.get()
 }
 
-/// Random bytes (as the parsers see them, lossily decoded) and mutations of
-/// the seeds, half and half.
-fn inputs(seeds: Vec<Seed>) -> impl Strategy<Value = String> {
+/// Random bytes (invalid UTF-8 among them) and mutations of the seeds,
+/// half and half.
+fn inputs(seeds: Vec<Seed>) -> impl Strategy<Value = Vec<u8>> {
     let seeds = std::sync::Arc::new(seeds);
     let n = seeds.len();
     prop_oneof![
-        proptest::collection::vec(any::<u8>(), 0..600)
-            .prop_map(|b| String::from_utf8_lossy(&b).into_owned()),
+        proptest::collection::vec(any::<u8>(), 0..600),
         (0..n, proptest::collection::vec(edit(), 1..6))
-            .prop_map(move |(i, edits)| mutate(&seeds[i], &edits)),
+            .prop_map(move |(i, edits)| mutate(&seeds[i], &edits).into_bytes()),
     ]
+}
+
+/// Writes `bytes` to `file` and reads them back as the parsers' callers do.
+fn through_file(file: &Path, bytes: &[u8]) -> Option<String> {
+    std::fs::write(file, bytes).unwrap();
+    read_text(file, MAX_INPUT_BYTES).ok()
+}
+
+fn scratch(dir: &tempfile::TempDir, name: &str) -> PathBuf {
+    dir.path().join(name)
 }
 
 #[test]
@@ -152,11 +195,19 @@ fn hitori_grids() {
         ],
         "0123456789 \n\t-x#",
     );
-    fuzz("hitori", inputs(seeds), |text| {
-        if let Ok(grid) = Grid::parse(text, "fuzz.txt") {
+    let dir = tempfile::tempdir().unwrap();
+    let file = scratch(&dir, "fuzz.txt");
+    let reach = Reach::new(&["text", "grids", "problems"]);
+    let n = fuzz("hitori", inputs(seeds), |bytes| {
+        let Some(text) = through_file(&file, bytes) else { return };
+        reach.at("text");
+        if let Ok(grid) = Grid::parse(&text, "fuzz.txt") {
+            reach.at("grids");
             let _ = Hitori::new(grid, "fuzz");
+            reach.at("problems");
         }
     });
+    reach.report("hitori", n);
 }
 
 #[test]
@@ -166,18 +217,71 @@ fn magic_squares() {
             "examples/magic/seed_4x4_br15.txt",
             "examples/magic/5x5_siamese_13blank.txt",
             "examples/magic/empty_3x3.txt",
+            "examples/magic/empty_4x4.txt",
         ],
         "0123456789 -\n1",
     );
-    fuzz("magic", inputs(seeds), |text| {
-        if let Ok(given) = Given::parse(text, "fuzz.txt") {
-            let _ = Magic::new(given, "fuzz", false);
+    let dir = tempfile::tempdir().unwrap();
+    let file = scratch(&dir, "fuzz.txt");
+    let reach = Reach::new(&["text", "squares", "problems", "distinct problems"]);
+    let n = fuzz("magic", inputs(seeds), |bytes| {
+        let Some(text) = through_file(&file, bytes) else { return };
+        reach.at("text");
+        if let Ok(given) = Given::parse(&text, "fuzz.txt") {
+            reach.at("squares");
+            if Magic::new(given.clone(), "fuzz", false).is_ok() {
+                reach.at("problems");
+            }
+            if Magic::new(given, "fuzz", true).is_ok() {
+                reach.at("distinct problems");
+            }
         }
     });
+    reach.report("magic", n);
+}
+
+/// A box of `cells` cells, as near a cube (3D) or a square as it divides.
+fn box_of(cells: usize, three_d: bool) -> Figure {
+    let mut best = (cells, 1, 1);
+    let spread = |(a, b, c): (usize, usize, usize)| a.max(b).max(c) - a.min(b).min(c);
+    for a in 1..=cells {
+        for b in 1..=cells / a {
+            let c = cells / (a * b);
+            if a * b * c == cells && (three_d || c == 1) && spread((a, b, c)) < spread(best) {
+                best = (a, b, c);
+            }
+        }
+    }
+    let spec = if three_d {
+        format!("{}x{}x{}", best.0, best.1, best.2)
+    } else {
+        format!("{}x{}", best.0, best.1)
+    };
+    Figure::parse_box(&spec).unwrap()
+}
+
+/// Builds the search for `set` on `figure` with and without `--distinct`,
+/// as the CLI does (the board's words chosen by its size).
+fn prepare_pack(set: PieceSet, figure: Figure, reach: &Reach) {
+    let Ok(layout) = Layout::new(set, figure) else { return };
+    reach.at("layouts");
+    for distinct in [false, true] {
+        let built = match layout.words() {
+            1 => Pack::<1>::new(layout.clone(), distinct).map(drop),
+            2 => Pack::<2>::new(layout.clone(), distinct).map(drop),
+            3 | 4 => Pack::<4>::new(layout.clone(), distinct).map(drop),
+            _ => Pack::<8>::new(layout.clone(), distinct).map(drop),
+        };
+        if built.is_ok() {
+            reach.at(if distinct { "distinct searches" } else { "searches" });
+        }
+    }
 }
 
 #[test]
 fn piece_sets_and_figures() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = scratch(&dir, "fuzz.txt");
     let pieces = seeds(
         &[
             "src/problems/pack/sets/pentominoes.pieces",
@@ -186,27 +290,72 @@ fn piece_sets_and_figures() {
         ],
         "#.ABCxyz \n-:|0123456789",
     );
-    let pentominoes = PieceSet::load("pentominoes").unwrap();
-    fuzz("pieces", inputs(pieces), |text| {
-        if let Ok(set) = PieceSet::parse(text, "fuzz.pieces") {
-            let _ = Layout::new(set, Figure::parse_box("10x6").unwrap());
+    // Each piece set on a box of its own cell count.
+    let reach = Reach::new(&["sets", "layouts", "searches", "distinct searches"]);
+    let n = fuzz("pieces", inputs(pieces), |bytes| {
+        let Some(text) = through_file(&file, bytes) else { return };
+        if let Ok(set) = PieceSet::parse(&text, "fuzz.pieces") {
+            reach.at("sets");
+            if (1..=512).contains(&set.cells()) {
+                let figure = box_of(set.cells(), set.three_d);
+                prepare_pack(set, figure, &reach);
+            }
         }
     });
+    reach.report("pieces", n);
+    // Each figure with a set of its own cell count: dominoes, and one
+    // monomino for an odd count (flat or solid as the figure is).
     let figures = seeds(
         &["examples/packing/steps.fig", "examples/packing/ring.fig"],
-        "#. \n-|xX",
+        "#. \n-|xX%",
     );
-    fuzz("figures", inputs(figures), |text| {
-        if let Ok(figure) = Figure::parse(text, "fuzz.fig") {
-            let _ = Layout::new(pentominoes.clone(), figure);
+    let reach = Reach::new(&["figures", "layouts", "searches", "distinct searches"]);
+    let n = fuzz("figures", inputs(figures), |bytes| {
+        let Some(text) = through_file(&file, bytes) else { return };
+        if let Ok(figure) = Figure::parse(&text, "fuzz.fig") {
+            reach.at("figures");
+            let cells = figure.cells();
+            if (1..=128).contains(&cells) {
+                let (domino, mono) = if figure.d > 1 {
+                    ("D 0,0,0 1,0,0\n", "M 0,0,0\n")
+                } else {
+                    ("D 0,0 1,0\n", "M 0,0\n")
+                };
+                let text = domino.repeat(cells / 2) + if cells % 2 == 1 { mono } else { "" };
+                let set = PieceSet::parse(&text, "dominoes").unwrap();
+                prepare_pack(set, figure, &reach);
+            }
         }
     });
-    let boxes = "[0-9x]{0,12}".prop_map(|s: String| s);
-    fuzz("box specs", boxes, |spec| {
-        if let Ok(figure) = Figure::parse_box(spec) {
-            let _ = Layout::new(pentominoes.clone(), figure);
+    reach.report("figures", n);
+    let pentominoes = PieceSet::load("pentominoes").unwrap();
+    // Random specs, and boxes of 60 cells (the pentominoes' count) in 2D
+    // and 3D with a digit or an `x` sometimes thrown in.
+    let sixty = [1usize, 2, 3, 4, 5, 6, 10, 12, 15, 20, 30, 60];
+    let boxes = prop_oneof![
+        "[0-9x]{0,12}".prop_map(|s: String| s.into_bytes()),
+        (
+            proptest::sample::select(sixty.to_vec()),
+            proptest::sample::select(sixty.to_vec()),
+            "[0-9x]{0,1}",
+        )
+            .prop_map(|(a, b, noise): (usize, usize, String)| {
+                let spec = if 60 % (a * b) == 0 && a * b < 60 {
+                    format!("{a}x{b}x{}", 60 / (a * b))
+                } else {
+                    format!("{a}x{}", 60 / a)
+                };
+                (spec + &noise).into_bytes()
+            }),
+    ];
+    let reach = Reach::new(&["boxes", "layouts", "searches", "distinct searches"]);
+    let n = fuzz("box specs", boxes, |spec| {
+        if let Ok(figure) = Figure::parse_box(std::str::from_utf8(spec).unwrap()) {
+            reach.at("boxes");
+            prepare_pack(pentominoes.clone(), figure, &reach);
         }
     });
+    reach.report("box specs", n);
 }
 
 #[test]
@@ -231,10 +380,14 @@ fn checkpoints() {
         alphabet: "{}[]\":,0123456789-e.abcqnu",
     };
     let file = dir.path().join("fuzz.ckpt");
-    fuzz("checkpoints", inputs(vec![seed]), |text| {
-        std::fs::write(&file, text).unwrap();
-        let _ = Checkpoint::load(&file, &identity);
+    let reach = Reach::new(&["loaded"]);
+    let n = fuzz("checkpoints", inputs(vec![seed]), |bytes| {
+        std::fs::write(&file, bytes).unwrap();
+        if Checkpoint::load(&file, &identity).is_ok() {
+            reach.at("loaded");
+        }
     });
+    reach.report("checkpoints", n);
 }
 
 #[test]
@@ -256,17 +409,34 @@ fn solutions_files_for_the_viewer() {
             alphabet: "#.\n 5",
         },
     ];
+    let seeds = seeds
+        .into_iter()
+        .chain([Seed {
+            text: "2 7 6\n9 5 1\n4 3 8\n\n8 1 6\n3 5 7\n4 9 2\n".to_string(),
+            alphabet: "0123456789 \n",
+        }])
+        .collect();
     let file = dir.path().join("fuzz.txt");
-    fuzz("solutions files", inputs(seeds), |text| {
-        for kind in [None, Some(Kind::Magic), Some(Kind::Queens)] {
-            let _ = Picture::parse(kind.unwrap_or_else(|| Kind::guess(text)), text);
+    let reach = Reach::new(&["pictures", "files", "pages"]);
+    let n = fuzz("solutions files", inputs(seeds), |bytes| {
+        if let Some(text) = through_file(&file, bytes) {
+            for kind in [None, Some(Kind::Magic), Some(Kind::Queens)] {
+                if Picture::parse(kind.unwrap_or_else(|| Kind::guess(&text)), &text).is_ok() {
+                    reach.at("pictures");
+                }
+            }
         }
-        std::fs::write(&file, text).unwrap();
+        std::fs::write(&file, bytes).unwrap();
         if let Ok(s) = view::read(&file, None, 1, 5) {
+            reach.at("files");
             let style = view::svg::Style::for_pictures(&s.pictures);
             for p in &s.pictures {
                 let _ = view::svg::draw(p, &style, true);
             }
+            let page = view::html::page("fuzz.txt", &s, &style);
+            assert!(page.ends_with("</html>\n"));
+            reach.at("pages");
         }
     });
+    reach.report("solutions files", n);
 }

@@ -151,3 +151,23 @@ fn mismatched_figures_are_errors_or_clean_zeros() {
     assert_eq!(o.solutions, 0);
     assert!(o.nodes <= 1, "the root should be dead: {} nodes", o.nodes);
 }
+
+#[test]
+fn labels_stay_distinct_up_to_the_most_kinds() {
+    // Sets of 26 to 32 kinds whose names all start with 'p': the labels
+    // must still tell every kind apart, in the file and to the verifier.
+    for kinds in 26..=32 {
+        let text: String = (1..=kinds).map(|i| format!("p{i} 0,0\n")).collect();
+        let set = PieceSet::parse(&text, "monominoes").unwrap();
+        let l = Layout::new(set, Figure::parse_box(&format!("{kinds}x1")).unwrap()).unwrap();
+        let labels: HashSet<char> = l.labels.iter().copied().collect();
+        assert_eq!(labels.len(), kinds, "{:?}", l.labels);
+        let (set, shown, labels) = (l.set.clone(), l.shown.clone(), l.labels.clone());
+        let p = Arc::new(Pack::<1>::new(l, false).unwrap());
+        let (o, _) = run(&p, Mode::First, 1, 1);
+        assert_eq!(o.solutions, 1);
+        let text = &o.found[0];
+        let cells = parse_packing(text, &shown).unwrap();
+        verify(&set, &labels, &shown, &cells).unwrap_or_else(|e| panic!("{kinds} kinds: {e}:\n{text}"));
+    }
+}

@@ -372,6 +372,16 @@ fn bad_solutions_files_are_one_line_errors() {
             vec!["--kind", "magic"],
             "magic.txt:2: solution 1: a square of 2 rows needs 2 numbers a row",
         ),
+        (
+            // Numbers whose row sum does not fit in 64 bits: the page's
+            // "magic sum" would overflow.
+            write(
+                "huge.txt",
+                b"1 2\n3 4\n\n18446744073709551615 1\n1 18446744073709551615\n",
+            ),
+            vec!["--kind", "magic", "--count", "2"],
+            "huge.txt:4: solution 2: the row's numbers add up to more than 2^64 - 1",
+        ),
     ];
     for (file, extra, needle) in cases {
         let mut args = vec!["view", file.as_str()];

@@ -152,8 +152,8 @@ pub fn page(source: &str, solutions: &Solutions, style: &Style) -> String {
         {
             let _ = write!(caption, " x {} (layers side by side)", layers.len());
         }
-        if let super::Picture::Magic { n, values } = picture {
-            let _ = write!(caption, ", magic sum {}", values[..*n].iter().sum::<u64>());
+        if let Some(sum) = picture.magic_sum() {
+            let _ = write!(caption, ", magic sum {sum}");
         }
         let _ = writeln!(
             s,

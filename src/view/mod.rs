@@ -132,11 +132,15 @@ impl Picture {
                     if row.len() != n {
                         return Err((r, format!("a square of {n} rows needs {n} numbers a row")));
                     }
+                    let mut sum = 0u64;
                     for w in row {
-                        values.push(
-                            w.parse()
-                                .map_err(|_| (r, format!("'{w}' is not a whole number")))?,
-                        );
+                        let v: u64 = w
+                            .parse()
+                            .map_err(|_| (r, format!("'{w}' is not a whole number")))?;
+                        sum = sum
+                            .checked_add(v)
+                            .ok_or_else(|| (r, "the row's numbers add up to more than 2^64 - 1".to_string()))?;
+                        values.push(v);
                     }
                 }
                 Ok(Picture::Magic { n, values })
@@ -162,6 +166,14 @@ impl Picture {
                 }
                 Ok(Picture::Pack { layers })
             }
+        }
+    }
+
+    /// A magic square's first row sum (the parser made sure it fits).
+    pub fn magic_sum(&self) -> Option<u64> {
+        match self {
+            Picture::Magic { n, values } => Some(values[..*n].iter().sum()),
+            _ => None,
         }
     }
 

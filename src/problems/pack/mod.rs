@@ -61,6 +61,26 @@ pub struct Layout {
     pub placements: Vec<(u8, Vec<usize>)>,
 }
 
+/// The characters kinds are labelled with in solution files when their
+/// names' first characters collide: 62, more than [`MAX_KINDS`].
+const LABELS: &str = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+const _: () = assert!(LABELS.len() >= MAX_KINDS);
+
+/// One distinct character per kind: the first character of each name when
+/// those are distinct, else the kinds in order through [`LABELS`].
+pub fn labels(set: &PieceSet) -> Vec<char> {
+    let firsts: Vec<char> = set
+        .kinds
+        .iter()
+        .map(|k| k.name.chars().next().unwrap_or('?'))
+        .collect();
+    if (0..firsts.len()).all(|i| !firsts[..i].contains(&firsts[i])) {
+        firsts
+    } else {
+        LABELS.chars().take(set.kinds.len()).collect()
+    }
+}
+
 impl Layout {
     /// Checks that the pieces can cover the figure and lists every placement.
     pub fn new(set: PieceSet, shown: Figure) -> Result<Layout, String> {
@@ -78,19 +98,7 @@ impl Layout {
                 figure.name, set.name
             ));
         }
-        let firsts: Vec<char> = set
-            .kinds
-            .iter()
-            .map(|k| k.name.chars().next().unwrap_or('?'))
-            .collect();
-        let unique = (0..firsts.len()).all(|i| !firsts[..i].contains(&firsts[i]));
-        let labels = if unique {
-            firsts
-        } else {
-            (0..set.kinds.len())
-                .map(|i| (b'A' + (i % 26) as u8) as char)
-                .collect()
-        };
+        let labels = labels(&set);
         // Axis k of the search is axis order[k] of the figure as given; flat
         // pieces keep the z axis last.
         let dims = [figure.w, figure.h, figure.d];

@@ -1,0 +1,188 @@
+//! Hitori shadings counted by a plain search: cells in row-major order,
+//! each tried unshaded then shaded, with forward checking (an unshaded cell
+//! shades every equal cell of its row and column; a shaded cell unshades its
+//! neighbours); when a row is done, every unshaded region above must reach
+//! it (a region that does not can never join the others); at the end one
+//! region, and every shaded cell has an unshaded equal in its row or column.
+
+use std::path::Path;
+
+#[derive(Clone, Copy, PartialEq)]
+enum Cell {
+    Open,
+    Shaded,
+    White,
+}
+
+struct Puzzle {
+    rows: usize,
+    cols: usize,
+    value: Vec<u64>,
+    /// Cells with the same number in the same row or column.
+    mates: Vec<Vec<usize>>,
+}
+
+impl Puzzle {
+    fn parse(text: &str) -> Puzzle {
+        let grid: Vec<Vec<u64>> = text
+            .lines()
+            .filter(|l| !l.trim().is_empty())
+            .map(|l| l.split_whitespace().map(|w| w.parse().unwrap()).collect())
+            .collect();
+        let (rows, cols) = (grid.len(), grid[0].len());
+        let value: Vec<u64> = grid.into_iter().flatten().collect();
+        assert_eq!(value.len(), rows * cols);
+        let mates = (0..rows * cols)
+            .map(|i| {
+                (0..rows * cols)
+                    .filter(|&j| {
+                        j != i
+                            && value[j] == value[i]
+                            && (j / cols == i / cols || j % cols == i % cols)
+                    })
+                    .collect()
+            })
+            .collect();
+        Puzzle {
+            rows,
+            cols,
+            value,
+            mates,
+        }
+    }
+
+    fn neighbours(&self, i: usize) -> impl Iterator<Item = usize> + '_ {
+        let (r, c) = (i / self.cols, i % self.cols);
+        [
+            (r > 0).then(|| i - self.cols),
+            (r + 1 < self.rows).then(|| i + self.cols),
+            (c > 0).then(|| i - 1),
+            (c + 1 < self.cols).then(|| i + 1),
+        ]
+        .into_iter()
+        .flatten()
+    }
+
+    /// Decides cell `i` and everything that forces; false on a contradiction.
+    fn decide(&self, state: &mut [Cell], i: usize, to: Cell) -> bool {
+        let mut queue = vec![(i, to)];
+        while let Some((i, to)) = queue.pop() {
+            match state[i] {
+                Cell::Open => state[i] = to,
+                now if now == to => continue,
+                _ => return false,
+            }
+            if to == Cell::White {
+                queue.extend(self.mates[i].iter().map(|&j| (j, Cell::Shaded)));
+            } else {
+                queue.extend(self.neighbours(i).map(|j| (j, Cell::White)));
+            }
+        }
+        true
+    }
+
+    /// Regions of white cells in rows `..rows`: every one touches row
+    /// `rows - 1`, or (`last`) there is exactly one.
+    fn regions_ok(&self, state: &[Cell], rows: usize, last: bool) -> bool {
+        let end = rows * self.cols;
+        let mut seen = vec![false; end];
+        let mut regions = 0;
+        for start in 0..end {
+            if seen[start] || state[start] != Cell::White {
+                continue;
+            }
+            regions += 1;
+            let mut touches = false;
+            let mut stack = vec![start];
+            seen[start] = true;
+            while let Some(i) = stack.pop() {
+                touches |= i / self.cols == rows - 1;
+                for j in self.neighbours(i) {
+                    if j < end && !seen[j] && state[j] == Cell::White {
+                        seen[j] = true;
+                        stack.push(j);
+                    }
+                }
+            }
+            if !last && !touches {
+                return false;
+            }
+        }
+        !last || regions == 1
+    }
+
+    fn count(&self, state: &mut Vec<Cell>, mut at: usize) -> u64 {
+        let n = self.rows * self.cols;
+        loop {
+            if at > 0 && at % self.cols == 0 && !self.regions_ok(state, at / self.cols, at == n) {
+                return 0;
+            }
+            if at == n {
+                let hidden = (0..n).all(|i| {
+                    state[i] != Cell::Shaded || self.mates[i].iter().any(|&j| state[j] == Cell::White)
+                });
+                return u64::from(hidden);
+            }
+            if state[at] == Cell::Open {
+                break;
+            }
+            at += 1;
+        }
+        let mut total = 0;
+        for to in [Cell::White, Cell::Shaded] {
+            let mut next = state.clone();
+            if self.decide(&mut next, at, to) {
+                total += self.count(&mut next, at + 1);
+            }
+        }
+        total
+    }
+
+    fn solutions(&self) -> u64 {
+        let mut state = vec![Cell::Open; self.rows * self.cols];
+        // A cell with no equal in its lines can hide no duplicate: unshaded.
+        for i in 0..state.len() {
+            if self.mates[i].is_empty() && !self.decide(&mut state, i, Cell::White) {
+                return 0;
+            }
+        }
+        self.count(&mut state, 0)
+    }
+}
+
+fn count_file(path: &Path) -> u64 {
+    Puzzle::parse(&std::fs::read_to_string(path).unwrap()).solutions()
+}
+
+#[test]
+fn every_count_in_counts_tsv() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/hitori");
+    let table = std::fs::read_to_string(dir.join("counts.tsv")).unwrap();
+    let mut checked = 0;
+    for line in table.lines().filter(|l| !l.trim().is_empty()) {
+        let (name, count) = line.split_once(char::is_whitespace).unwrap();
+        let t = std::time::Instant::now();
+        let got = count_file(&dir.join(format!("{name}.txt")));
+        eprintln!("{name}: {got} in {:?}", t.elapsed());
+        assert_eq!(got, count.trim().parse::<u64>().unwrap(), "{name}");
+        checked += 1;
+    }
+    assert_eq!(checked, 18);
+}
+
+#[test]
+fn open_grids() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/hitori");
+    assert_eq!(count_file(&dir.join("open-16x16-small.txt")), 146_880);
+}
+
+#[test]
+fn tiny_grids() {
+    // 1 1 / 1 1: each line needs one shaded cell, so a diagonal is shaded
+    // and the other two cells are cut apart.
+    assert_eq!(Puzzle::parse("1 1\n1 1\n").solutions(), 0);
+    // 1 1 / 2 1: only the top right shaded works (the top left shaded
+    // leaves column 2 with two 1s, the bottom right row 1; both corners
+    // leave the 2 and the top right 1 apart).
+    assert_eq!(Puzzle::parse("1 1\n2 1\n").solutions(), 1);
+}

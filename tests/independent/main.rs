@@ -1,0 +1,17 @@
+//! Independent checkers: plain searches that share no code with hysolve's
+//! solvers (nor with each other's helpers in `src/`), reproducing the
+//! expected counts that the data READMEs attribute to them. Each module
+//! reads the shipped test data itself.
+//!
+//! - `magic`: every completion count of `tests/data/magic`, by a row-major
+//!   search that derives the last blank of each row and column;
+//! - `pack`: the IQ Fit 11x5 board's 371,020 tilings (92,755 up to the
+//!   board's symmetries) and the 6x10 pentomino count, by a first-empty-cell
+//!   search with its own orientation code;
+//! - `hitori`: `tests/data/hitori/counts.tsv` and the open grids' counts, by
+//!   a cell-by-cell search with forward checking and a row-by-row
+//!   connectivity test.
+
+mod hitori;
+mod magic;
+mod pack;
