@@ -61,11 +61,14 @@ fn processes_with(marker: &str) -> Vec<(u32, Option<u32>)> {
     found
 }
 
-fn kill(pid: u32, signal: &str) {
+/// Sends `signal` to `pid`; false if there was no such process.
+fn kill(pid: u32, signal: &str) -> bool {
     Command::new("kill")
         .args([signal, &pid.to_string()])
+        .stderr(Stdio::null())
         .status()
-        .unwrap();
+        .unwrap()
+        .success()
 }
 
 /// Waits until no process of the run is left (a killed mpirun's ranks
@@ -124,7 +127,7 @@ fn sigterm_writes_a_checkpoint_and_the_resume_is_exact() {
     );
     std::thread::sleep(Duration::from_millis(700));
     let sent = Instant::now();
-    kill(child.id(), "-TERM");
+    assert!(kill(child.id(), "-TERM"), "the run ended before SIGTERM");
     let status = wait_exit(&mut child, Duration::from_secs(10));
     let took = sent.elapsed();
     let mut stderr = String::new();
@@ -169,7 +172,6 @@ fn killed_ranks_and_launchers_lose_nothing() {
 
     let mut rng = rand_xorshift::XorShiftRng::seed_from_u64(2026);
     let configs = [(1, 2), (2, 1), (3, 1), (2, 2)];
-    let mut resumed = 0;
     for trial in 0..8 {
         let all = trial % 2 == 0;
         let kill_launcher = trial % 4 >= 2;
@@ -185,34 +187,40 @@ fn killed_ranks_and_launchers_lose_nothing() {
         };
         args.extend(&problem);
         let mut child = spawn(2, 1, &args);
-        // A random moment of a run that takes about a second and a half
-        // (mpirun's start included).
-        std::thread::sleep(Duration::from_millis(rng.random_range(300..1200)));
-        let victim = if kill_launcher {
-            Some(child.id())
-        } else {
-            processes_with(ck)
+        // A random moment once the run is under way: its first checkpoint
+        // written and rank 1 started, then up to 300 ms more (the runs take
+        // about a second after that).
+        let t = Instant::now();
+        let rank1 = loop {
+            let rank1 = processes_with(ck)
                 .into_iter()
                 .find(|&(_, rank)| rank == Some(1))
-                .map(|(pid, _)| pid)
+                .map(|(pid, _)| pid);
+            if let (Some(pid), true) = (rank1, ckpt.exists()) {
+                break pid;
+            }
+            assert!(
+                child.try_wait().unwrap().is_none(),
+                "trial {trial}: the run ended before its first checkpoint"
+            );
+            assert!(
+                t.elapsed() < Duration::from_secs(20),
+                "trial {trial}: no checkpoint"
+            );
+            std::thread::sleep(Duration::from_millis(5));
         };
-        if let Some(pid) = victim {
-            kill(pid, "-KILL");
-        }
+        std::thread::sleep(Duration::from_millis(rng.random_range(0..300)));
+        let victim = if kill_launcher { child.id() } else { rank1 };
+        assert!(
+            kill(victim, "-KILL"),
+            "trial {trial}: the run ended before the kill"
+        );
         let status = wait_exit(&mut child, Duration::from_secs(20));
         wait_gone(ck);
-        if status.success() {
-            // It ended before the kill: nothing to resume.
-            assert!(!ckpt.exists());
-        } else {
-            resumed += u64::from(ckpt.exists());
-        }
+        assert!(!status.success(), "trial {trial}: the killed run succeeded");
+        assert!(ckpt.exists(), "trial {trial}: no checkpoint left to resume");
         let (r, t) = configs[rng.random_range(0..configs.len())];
-        let v = if status.success() {
-            None
-        } else {
-            Some(finish(r, t, &ckpt, &problem))
-        };
+        let v = finish(r, t, &ckpt, &problem);
         if all {
             let mut got = read_solutions(&sols);
             got.sort();
@@ -225,16 +233,12 @@ fn killed_ranks_and_launchers_lose_nothing() {
                 got == want,
                 "trial {trial}: other solutions than the reference"
             );
-        } else if let Some(v) = v {
+        } else {
             assert_eq!(v["solutions"], A000170[15], "trial {trial}");
         }
         assert!(!ckpt.exists());
     }
-    eprintln!("8 kill trials, {resumed} resumed from a checkpoint");
-    assert!(
-        resumed >= 4,
-        "only {resumed} trials had a checkpoint to resume"
-    );
+    eprintln!("8 kill trials, each resumed from its checkpoint");
 }
 
 #[test]
@@ -254,7 +258,7 @@ fn a_dead_rank_ends_the_job_naming_it() {
         .expect("rank 1 runs")
         .0;
     let t = Instant::now();
-    kill(rank1, "-KILL");
+    assert!(kill(rank1, "-KILL"), "rank 1 ended before the kill");
     let status = wait_exit(&mut child, Duration::from_secs(15));
     let mut stderr = String::new();
     std::io::Read::read_to_string(child.stderr.as_mut().unwrap(), &mut stderr).unwrap();
@@ -284,7 +288,7 @@ fn checkpoints_of_other_runs_and_bad_files_are_refused() {
         ],
     );
     std::thread::sleep(Duration::from_millis(400));
-    kill(child.id(), "-TERM");
+    assert!(kill(child.id(), "-TERM"), "the run ended before SIGTERM");
     wait_exit(&mut child, Duration::from_secs(10));
     assert!(ckpt.exists());
     let garbage = dir.path().join("garbage.ckpt");

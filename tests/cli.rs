@@ -3,6 +3,11 @@
 mod common;
 
 use common::{hysolve, json_of, read_solutions};
+use hysolve::problems::hitori::grid::Grid;
+use hysolve::problems::hitori::verify as hitori_verify;
+use hysolve::problems::pack::figure::Figure;
+use hysolve::problems::pack::pieces::PieceSet;
+use hysolve::problems::pack::{Layout, verify as pack_verify};
 use hysolve::problems::queens;
 
 fn assert_one_line_error(args: &[&str], needle: &str) {
@@ -242,13 +247,16 @@ fn hitori_first_mode_by_default_and_solution_file_format() {
         "--json",
     ]));
     assert_eq!(v["solutions"], 8);
-    let blocks = read_solutions(&all);
+    let mut blocks = read_solutions(&all);
     assert_eq!(blocks.len(), 8);
-    assert!(
-        blocks
-            .iter()
-            .all(|b| b.lines().count() == 27 && b.chars().all(|c| "#.\n".contains(c)))
-    );
+    let puzzle = Grid::parse(&std::fs::read_to_string(grid).unwrap(), grid).unwrap();
+    for b in &blocks {
+        let shaded = hitori_verify::parse_solution(b, 27, 27).unwrap();
+        hitori_verify::verify(&puzzle, &shaded).unwrap_or_else(|e| panic!("{e}:\n{b}"));
+    }
+    blocks.sort();
+    blocks.dedup();
+    assert_eq!(blocks.len(), 8, "a shading written twice");
     let v = json_of(&hysolve(&["--mode", "unique", "hitori", grid, "--json"]));
     assert_eq!(v["answer"], "multiple");
 }
@@ -439,11 +447,7 @@ fn pack_bad_input_and_limits() {
     assert_eq!(v["solutions"], 5);
     let boards = read_solutions(&out);
     assert_eq!(boards.len(), 5);
-    assert!(
-        boards
-            .iter()
-            .all(|b| b.lines().count() == 5 && b.lines().all(|l| l.len() == 11))
-    );
+    check_packings(&boards, "iqfit", Figure::parse_box("11x5").unwrap());
     let out = dir.path().join("soma.txt");
     let v = json_of(&hysolve(&[
         "--mode",
@@ -462,17 +466,24 @@ fn pack_bad_input_and_limits() {
     assert_eq!(v["solutions"], 3);
     let cubes = read_solutions(&out);
     assert_eq!(cubes.len(), 3);
-    assert!(
-        cubes
-            .iter()
-            .all(|b| b.lines().count() == 3 && b.lines().all(|l| l.len() == 11)),
-        "{cubes:?}"
-    );
+    check_packings(&cubes, "soma", Figure::parse_box("3x3x3").unwrap());
     let steps = concat!(env!("CARGO_MANIFEST_DIR"), "/examples/packing/steps.fig");
     let v = json_of(&hysolve(&[
         "--mode", "first", "pack", "--pieces", "soma", "--figure", steps, "--json",
     ]));
     assert_eq!(v["solutions"], 1);
+}
+
+/// Every block is a legal packing of `pieces` on `figure`, and none repeats.
+fn check_packings(blocks: &[String], pieces: &str, figure: Figure) {
+    let layout = Layout::new(PieceSet::load(pieces).unwrap(), figure).unwrap();
+    for b in blocks {
+        let cells = pack_verify::parse_packing(b, &layout.shown).unwrap();
+        pack_verify::verify(&layout.set, &layout.labels, &layout.shown, &cells)
+            .unwrap_or_else(|e| panic!("{e}:\n{b}"));
+    }
+    let distinct: std::collections::HashSet<&String> = blocks.iter().collect();
+    assert_eq!(distinct.len(), blocks.len(), "a packing written twice");
 }
 
 /// Runs `hysolve ARGS` on a pseudo-terminal (util-linux `script`) and
@@ -488,13 +499,16 @@ fn on_a_terminal(args: &str) -> String {
 
 #[test]
 fn progress_bar_on_a_terminal_only_for_long_runs_and_not_with_quiet() {
-    // About two seconds: the bar shows after the first.
-    let shown = on_a_terminal("--threads 2 queens 16");
-    assert!(shown.contains("14772512 solutions"), "{shown}");
+    // A run whose length the test sets: 169,474 nodes of the synthetic
+    // tree at 8,000 hashing rounds each, about 5 s on one thread here (a
+    // machine three times faster still takes more than the bar's second).
+    let long = "--threads 1 synthetic --leaves 100 --work 8000";
+    let shown = on_a_terminal(long);
+    assert!(shown.contains(": 100 solutions"), "{shown}");
     assert!(shown.contains("prefixes, eta"), "no progress bar: {shown}");
     assert!(shown.contains("M nodes/s"), "{shown}");
     assert!(shown.contains("% of"), "{shown}");
-    let quiet = on_a_terminal("--quiet --threads 2 queens 16");
+    let quiet = on_a_terminal(&format!("--quiet {long}"));
     assert!(
         !quiet.contains("prefixes, eta"),
         "--quiet shows a bar: {quiet}"
@@ -505,7 +519,7 @@ fn progress_bar_on_a_terminal_only_for_long_runs_and_not_with_quiet() {
         "a short run shows a bar: {short}"
     );
     // Not a terminal: never.
-    let piped = hysolve(&["--threads", "2", "queens", "16"]);
+    let piped = hysolve(&long.split(' ').collect::<Vec<_>>());
     assert!(!String::from_utf8_lossy(&piped.stderr).contains("prefixes"));
 }
 

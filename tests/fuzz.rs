@@ -11,8 +11,8 @@
 
 use hysolve::cluster::Checkpoint;
 use hysolve::problems::hitori::{Hitori, grid::Grid};
-use hysolve::problems::magic::{Magic, square::Given};
 use hysolve::problems::input::{MAX_INPUT_BYTES, read_text};
+use hysolve::problems::magic::{Magic, square::Given};
 use hysolve::problems::pack::{Layout, Pack, figure::Figure, pieces::PieceSet};
 use hysolve::view::{self, Kind, Picture};
 use proptest::prelude::*;
@@ -199,7 +199,9 @@ fn hitori_grids() {
     let file = scratch(&dir, "fuzz.txt");
     let reach = Reach::new(&["text", "grids", "problems"]);
     let n = fuzz("hitori", inputs(seeds), |bytes| {
-        let Some(text) = through_file(&file, bytes) else { return };
+        let Some(text) = through_file(&file, bytes) else {
+            return;
+        };
         reach.at("text");
         if let Ok(grid) = Grid::parse(&text, "fuzz.txt") {
             reach.at("grids");
@@ -225,7 +227,9 @@ fn magic_squares() {
     let file = scratch(&dir, "fuzz.txt");
     let reach = Reach::new(&["text", "squares", "problems", "distinct problems"]);
     let n = fuzz("magic", inputs(seeds), |bytes| {
-        let Some(text) = through_file(&file, bytes) else { return };
+        let Some(text) = through_file(&file, bytes) else {
+            return;
+        };
         reach.at("text");
         if let Ok(given) = Given::parse(&text, "fuzz.txt") {
             reach.at("squares");
@@ -263,7 +267,9 @@ fn box_of(cells: usize, three_d: bool) -> Figure {
 /// Builds the search for `set` on `figure` with and without `--distinct`,
 /// as the CLI does (the board's words chosen by its size).
 fn prepare_pack(set: PieceSet, figure: Figure, reach: &Reach) {
-    let Ok(layout) = Layout::new(set, figure) else { return };
+    let Ok(layout) = Layout::new(set, figure) else {
+        return;
+    };
     reach.at("layouts");
     for distinct in [false, true] {
         let built = match layout.words() {
@@ -273,7 +279,11 @@ fn prepare_pack(set: PieceSet, figure: Figure, reach: &Reach) {
             _ => Pack::<8>::new(layout.clone(), distinct).map(drop),
         };
         if built.is_ok() {
-            reach.at(if distinct { "distinct searches" } else { "searches" });
+            reach.at(if distinct {
+                "distinct searches"
+            } else {
+                "searches"
+            });
         }
     }
 }
@@ -293,7 +303,9 @@ fn piece_sets_and_figures() {
     // Each piece set on a box of its own cell count.
     let reach = Reach::new(&["sets", "layouts", "searches", "distinct searches"]);
     let n = fuzz("pieces", inputs(pieces), |bytes| {
-        let Some(text) = through_file(&file, bytes) else { return };
+        let Some(text) = through_file(&file, bytes) else {
+            return;
+        };
         if let Ok(set) = PieceSet::parse(&text, "fuzz.pieces") {
             reach.at("sets");
             if (1..=512).contains(&set.cells()) {
@@ -311,7 +323,9 @@ fn piece_sets_and_figures() {
     );
     let reach = Reach::new(&["figures", "layouts", "searches", "distinct searches"]);
     let n = fuzz("figures", inputs(figures), |bytes| {
-        let Some(text) = through_file(&file, bytes) else { return };
+        let Some(text) = through_file(&file, bytes) else {
+            return;
+        };
         if let Ok(figure) = Figure::parse(&text, "fuzz.fig") {
             reach.at("figures");
             let cells = figure.cells();

@@ -49,7 +49,7 @@ fn published_counts_in_every_configuration() {
 
 #[test]
 fn every_completion_written_is_a_distinct_magic_square() {
-    for (name, count) in instances().into_iter().filter(|(_, c)| *c <= 10_000) {
+    for (name, count) in instances() {
         let m = Arc::new(Magic::from_file(&data().join(format!("{name}.txt")), false).unwrap());
         for (ranks, threads) in [(1, 1), (2, 2), (3, 2)] {
             let (o, sink) = run(&m, Mode::All, ranks, threads);

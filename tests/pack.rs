@@ -168,6 +168,7 @@ fn labels_stay_distinct_up_to_the_most_kinds() {
         assert_eq!(o.solutions, 1);
         let text = &o.found[0];
         let cells = parse_packing(text, &shown).unwrap();
-        verify(&set, &labels, &shown, &cells).unwrap_or_else(|e| panic!("{kinds} kinds: {e}:\n{text}"));
+        verify(&set, &labels, &shown, &cells)
+            .unwrap_or_else(|e| panic!("{kinds} kinds: {e}:\n{text}"));
     }
 }

@@ -137,9 +137,12 @@ impl Picture {
                         let v: u64 = w
                             .parse()
                             .map_err(|_| (r, format!("'{w}' is not a whole number")))?;
-                        sum = sum
-                            .checked_add(v)
-                            .ok_or_else(|| (r, "the row's numbers add up to more than 2^64 - 1".to_string()))?;
+                        sum = sum.checked_add(v).ok_or_else(|| {
+                            (
+                                r,
+                                "the row's numbers add up to more than 2^64 - 1".to_string(),
+                            )
+                        })?;
                         values.push(v);
                     }
                 }

@@ -119,7 +119,8 @@ impl Puzzle {
             }
             if at == n {
                 let hidden = (0..n).all(|i| {
-                    state[i] != Cell::Shaded || self.mates[i].iter().any(|&j| state[j] == Cell::White)
+                    state[i] != Cell::Shaded
+                        || self.mates[i].iter().any(|&j| state[j] == Cell::White)
                 });
                 return u64::from(hidden);
             }

@@ -1,10 +1,57 @@
 //! An independent check of a packing as written to a solutions file: every
 //! cell of the figure covered once, holes left empty, every piece used as
-//! many times as the set has it, each in a legal orientation.
+//! many times as the set has it, each in a legal orientation. Its own
+//! orientation code (signed permutations of the axes) keeps it independent
+//! of the solver's `geometry`.
 
 use super::figure::Figure;
-use super::geometry::orientations;
 use super::pieces::{Cell, PieceSet};
+
+/// Axis permutations with their parity (+1 even, -1 odd).
+const PERMUTATIONS: [([usize; 3], i32); 6] = [
+    ([0, 1, 2], 1),
+    ([1, 2, 0], 1),
+    ([2, 0, 1], 1),
+    ([0, 2, 1], -1),
+    ([1, 0, 2], -1),
+    ([2, 1, 0], -1),
+];
+
+/// The shapes a piece may take, each translated to start at the origin and
+/// sorted (so its first cell is its smallest): a solid piece under the 24
+/// rotations of space (signed axis permutations of determinant +1), a flat
+/// one under the 8 symmetries of the plane (z untouched).
+fn legal_shapes(cells: &[Cell], three_d: bool) -> Vec<Vec<Cell>> {
+    let mut out: Vec<Vec<Cell>> = Vec::new();
+    for (perm, parity) in PERMUTATIONS {
+        for signs in 0..8 {
+            let sign = |k: usize| if signs >> k & 1 == 1 { -1 } else { 1 };
+            let det = parity * sign(0) * sign(1) * sign(2);
+            let legal = if three_d {
+                det == 1
+            } else {
+                perm[2] == 2 && sign(2) == 1
+            };
+            if !legal {
+                continue;
+            }
+            let moved: Vec<Cell> = cells
+                .iter()
+                .map(|c| [0, 1, 2].map(|k| sign(k) * c[perm[k]]))
+                .collect();
+            let low = [0, 1, 2].map(|k| moved.iter().map(|c| c[k]).min().unwrap_or(0));
+            let mut shape: Vec<Cell> = moved
+                .iter()
+                .map(|c| [0, 1, 2].map(|k| c[k] - low[k]))
+                .collect();
+            shape.sort_unstable();
+            if !out.contains(&shape) {
+                out.push(shape);
+            }
+        }
+    }
+    out
+}
 
 /// Reads a packing as `render` writes it into one label per box cell
 /// (`None` for `.`).
@@ -76,7 +123,7 @@ pub fn verify(
                 kind.cells.len() * kind.copies as usize
             ));
         }
-        let shapes = orientations(&kind.cells, set.three_d);
+        let shapes = legal_shapes(&kind.cells, set.three_d);
         if !split_into(&mine, &shapes, kind.copies as usize) {
             return Err(format!(
                 "the cells labelled {label} are not {} legal placements of piece {}",
@@ -141,5 +188,47 @@ mod tests {
         let wrong = parse_packing("AA\nAB", &f).unwrap();
         assert!(verify(&set, &labels, &f, &wrong).is_err());
         assert!(parse_packing("AA", &f).is_err());
+    }
+
+    #[test]
+    fn orientation_counts() {
+        // The L tetromino: 8 shapes flat; the solid screw (Soma's chiral
+        // piece): 12 rotations, its mirror image not among them.
+        assert_eq!(
+            legal_shapes(&[[0, 0, 0], [1, 0, 0], [2, 0, 0], [2, 1, 0]], false).len(),
+            8
+        );
+        let screw = [[0, 0, 0], [1, 0, 0], [1, 1, 0], [1, 1, 1]];
+        let mirror = [[1, 0, 0], [0, 0, 0], [0, 1, 0], [0, 1, 1]];
+        let shapes = legal_shapes(&screw, true);
+        assert_eq!(shapes.len(), 12);
+        assert!(!shapes.contains(&legal_shapes(&mirror, true)[0]));
+    }
+
+    /// A solid piece may be rotated but not mirrored: a figure that is the
+    /// screw's mirror image is not a legal packing of the screw.
+    #[test]
+    fn a_mirrored_solid_piece_is_rejected() {
+        let set = PieceSet::parse("S 0,0,0 1,0,0 1,1,0 1,1,1\n", "screw").unwrap();
+        let figure = |cells: &[Cell]| {
+            let mut f = Figure::parse_box("2x2x2").unwrap();
+            f.filled = (0..8).map(|i| cells.contains(&f.coords(i))).collect();
+            f
+        };
+        let label = |f: &Figure| -> Vec<Option<char>> {
+            f.filled.iter().map(|&x| x.then_some('S')).collect()
+        };
+        let turned = figure(&[[1, 0, 0], [1, 1, 0], [0, 1, 0], [0, 1, 1]]);
+        verify(&set, &['S'], &turned, &label(&turned)).unwrap();
+        let mirrored = figure(&[[1, 0, 0], [0, 0, 0], [0, 1, 0], [0, 1, 1]]);
+        let err = verify(&set, &['S'], &mirrored, &label(&mirrored)).unwrap_err();
+        assert!(err.contains("not 1 legal placements of piece S"), "{err}");
+        // Flat pieces may be turned over: the mirrored L tetromino is legal.
+        let set = PieceSet::parse("L 0,0 1,0 2,0 2,1\n", "L").unwrap();
+        let f = Figure::parse_box("3x2").unwrap();
+        let cells = parse_packing("L..\nLLL", &f).unwrap();
+        let mut f = f;
+        f.filled = cells.iter().map(Option::is_some).collect();
+        verify(&set, &['L'], &f, &cells).unwrap();
     }
 }
