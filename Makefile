@@ -106,7 +106,9 @@ BENCH := $(CARGO) run --release --bin hysolve-bench --
 # in 1x1, 1x2 and 2x1; Hitori generation times; magic squares (the seed's
 # 4x4 benchmark, the empty 4x4, the 5x5 instances) and the projection of the
 # full 5x5 count from a sample of its slices (magic5-projection); packing
-# (IQ Fit 11x5 counted and written out, Soma, pentominoes 6x10, Bedlam).
+# (IQ Fit 11x5 counted and written out, Soma, pentominoes 6x10, Bedlam);
+# the cost of checkpoints (none, the default interval, every 0.1 s).
+# Every time is prepare_s + wall_s as the run reports it (bench-results/README.md).
 bench: build
 	$(BENCH) --reps 3 --out bench-results/queens.csv
 	$(BENCH) --reps 5 --configs 1x1,2x1 --out bench-results/hitori.csv \
@@ -117,12 +119,18 @@ bench: build
 	  --problem "generate hitori --size {} --seed 1" --values 25,50,100,200
 	$(BENCH) --reps 5 --out bench-results/magic.csv --problem "magic {}" \
 	  --values $(MAGIC_FILES)
-	$(CARGO) run --release --bin magic5-projection -- --samples 48
+	{ echo "commit $$(git rev-parse --short HEAD), machine $$(hostname), command: magic5-projection --samples 48"; \
+	  $(CARGO) run -q --release --bin magic5-projection -- --samples 48; } | tee bench-results/magic5-projection.txt
 	$(BENCH) --reps 3 --out bench-results/pack.csv --problem "pack --pieces {}" \
 	  --values "iqfit --board 11x5","soma --board 3x3x3","pentominoes --board 10x6"
 	$(BENCH) --reps 3 --out bench-results/pack.csv \
 	  --problem "--mode all --out /tmp/hysolve-iqfit.txt pack --pieces iqfit --board {}" --values 11x5
 	$(BENCH) --reps 1 --configs 1x2,2x1 --out bench-results/pack.csv --problem "pack --distinct --pieces bedlam --board {}" --values 4x4x4
+	$(BENCH) --reps 7 --configs 1x2 --out bench-results/checkpoint.csv \
+	  --problem "{} queens 16" --values ",--checkpoint target/bench.ckpt,--checkpoint target/bench.ckpt --checkpoint-every 0.1"
+	$(BENCH) --reps 7 --configs 1x2 --out bench-results/checkpoint.csv \
+	  --problem "{} --mode all --out /tmp/hysolve-pent.txt pack --pieces pentominoes --board 10x6" \
+	  --values ",--checkpoint target/bench.ckpt,--checkpoint target/bench.ckpt --checkpoint-every 0.1"
 
 # Strong scaling on this machine: N-Queens 16 and the open 16x16 Hitori
 # count over every ranks x threads split of 1, 2, 4, ... workers up to twice

@@ -5,8 +5,9 @@
 //! The time of a run is its input preparation plus its search, as the run
 //! reports them (`prepare_s + wall_s`): process and MPI start-up are left out.
 //!
-//! Runs of one instance are interleaved (1x1, 1x2, 2x1, 1x1, ...) so that
-//! the noise of a shared machine falls on every configuration alike.
+//! Runs are interleaved (each repetition runs every value in every
+//! configuration once) so that the noise of a shared machine falls on every
+//! configuration and every value alike.
 
 use clap::Parser;
 use hysolve::bench::{
@@ -63,24 +64,42 @@ fn bench(opts: &Opts) -> Result<(), String> {
         &opts.out,
         "commit,machine,cores,problem,ranks,threads,oversubscribed,reps,median_s,min_s,max_s,speedup_vs_1x1,solutions,nodes,max_manager_cpu_pct,command",
     )?;
-    for value in &opts.values {
-        // Substituted first: a value may hold several words ("iqfit --board 11x5").
-        let problem: Vec<String> = opts
-            .problem
-            .replace("{}", value)
-            .split_whitespace()
-            .map(str::to_owned)
-            .collect();
-        let cmds: Vec<Vec<String>> = configs
-            .iter()
-            .map(|&(r, t)| command_line(&bin, r, t, &problem))
-            .collect();
-        let mut samples: Vec<Vec<Sample>> = configs.iter().map(|_| Vec::new()).collect();
-        for _ in 0..opts.reps {
-            for (i, cmd) in cmds.iter().enumerate() {
-                samples[i].push(run_once(cmd)?);
+    // Every run of every value and configuration, interleaved: each
+    // repetition runs them all once, so a noisy machine's noise falls on
+    // all of them alike (and variants given as values compare side by side).
+    let problems: Vec<Vec<String>> = opts
+        .values
+        .iter()
+        .map(|value| {
+            // Substituted first: a value may hold several words ("iqfit --board 11x5").
+            opts.problem
+                .replace("{}", value)
+                .split_whitespace()
+                .map(str::to_owned)
+                .collect()
+        })
+        .collect();
+    let cmds: Vec<Vec<Vec<String>>> = problems
+        .iter()
+        .map(|problem| {
+            configs
+                .iter()
+                .map(|&(r, t)| command_line(&bin, r, t, problem))
+                .collect()
+        })
+        .collect();
+    let mut all_samples: Vec<Vec<Vec<Sample>>> = cmds
+        .iter()
+        .map(|c| c.iter().map(|_| Vec::new()).collect())
+        .collect();
+    for _ in 0..opts.reps {
+        for (v, value_cmds) in cmds.iter().enumerate() {
+            for (i, cmd) in value_cmds.iter().enumerate() {
+                all_samples[v][i].push(run_once(cmd)?);
             }
         }
+    }
+    for ((problem, cmds), samples) in problems.iter().zip(&cmds).zip(&all_samples) {
         let mut base = None;
         for (i, &(ranks, threads)) in configs.iter().enumerate() {
             let s = &samples[i];

@@ -17,7 +17,6 @@ enum Cell {
 struct Puzzle {
     rows: usize,
     cols: usize,
-    value: Vec<u64>,
     /// Cells with the same number in the same row or column.
     mates: Vec<Vec<usize>>,
 }
@@ -43,12 +42,7 @@ impl Puzzle {
                     .collect()
             })
             .collect();
-        Puzzle {
-            rows,
-            cols,
-            value,
-            mates,
-        }
+        Puzzle { rows, cols, mates }
     }
 
     fn neighbours(&self, i: usize) -> impl Iterator<Item = usize> + '_ {
@@ -111,10 +105,13 @@ impl Puzzle {
         !last || regions == 1
     }
 
-    fn count(&self, state: &mut Vec<Cell>, mut at: usize) -> u64 {
+    fn count(&self, state: &mut [Cell], mut at: usize) -> u64 {
         let n = self.rows * self.cols;
         loop {
-            if at > 0 && at % self.cols == 0 && !self.regions_ok(state, at / self.cols, at == n) {
+            if at > 0
+                && at.is_multiple_of(self.cols)
+                && !self.regions_ok(state, at / self.cols, at == n)
+            {
                 return 0;
             }
             if at == n {
@@ -131,7 +128,7 @@ impl Puzzle {
         }
         let mut total = 0;
         for to in [Cell::White, Cell::Shaded] {
-            let mut next = state.clone();
+            let mut next = state.to_vec();
             if self.decide(&mut next, at, to) {
                 total += self.count(&mut next, at + 1);
             }
