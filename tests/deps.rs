@@ -105,14 +105,7 @@ impl Machine {
             }
             None => self.dir.path().join("no-dpkg-query"),
         };
-        let out: Output = Command::new(make())
-            .args([
-                "-s",
-                "--no-print-directory",
-                "-C",
-                env!("CARGO_MANIFEST_DIR"),
-                "deps",
-            ])
+        let out: Output = make_deps()
             .arg(format!("DPKG_QUERY={}", dpkg_query.display()))
             .arg(format!("LIBCLANG_DIRS={}", lib.display()))
             .env_clear()
@@ -137,6 +130,19 @@ fn make() -> PathBuf {
         .map(|d| d.join("make"))
         .find(|p| p.is_file())
         .expect("make on PATH")
+}
+
+/// `make deps` in this checkout, quietly.
+fn make_deps() -> Command {
+    let mut cmd = Command::new(make());
+    cmd.args([
+        "-s",
+        "--no-print-directory",
+        "-C",
+        env!("CARGO_MANIFEST_DIR"),
+        "deps",
+    ]);
+    cmd
 }
 
 fn installs(apt: &str) -> Vec<String> {
@@ -248,14 +254,7 @@ fn a_failed_install_is_one_line_and_a_failure() {
 fn a_wrong_libclang_path_is_named() {
     let m = Machine::new();
     fs::create_dir_all(m.dir.path().join("empty")).unwrap();
-    let out = Command::new("make")
-        .args([
-            "-s",
-            "--no-print-directory",
-            "-C",
-            env!("CARGO_MANIFEST_DIR"),
-            "deps",
-        ])
+    let out = make_deps()
         .env("LIBCLANG_PATH", m.dir.path().join("empty"))
         .output()
         .unwrap();
