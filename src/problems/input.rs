@@ -104,7 +104,7 @@ const BOM: &[u8] = b"\xEF\xBB\xBF";
 /// The text of a file's bytes: one leading byte-order mark skipped, and
 /// bytes that are not UTF-8 refused, naming the line and column of the
 /// first bad one (counted after the mark).
-pub fn text_from_bytes(name: &str, mut bytes: Vec<u8>) -> Result<String, InputError> {
+fn text_from_bytes(name: &str, mut bytes: Vec<u8>) -> Result<String, InputError> {
     if bytes.starts_with(BOM) {
         bytes.drain(..BOM.len());
     }
