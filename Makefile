@@ -13,7 +13,7 @@ export OMPI_ALLOW_RUN_AS_ROOT := 1
 export OMPI_ALLOW_RUN_AS_ROOT_CONFIRM := 1
 MPIRUN := mpirun --oversubscribe --bind-to none
 
-.PHONY: all deps build run test test-scheduler lint bench sweep clean
+.PHONY: all deps build run test test-scheduler lint no-mpi bench sweep clean
 
 all: build
 
@@ -83,12 +83,28 @@ endif
 lint: deps
 	$(CARGO) fmt --all -- --check
 	$(CARGO) clippy --release --all-targets -- -D warnings
+	RUSTDOCFLAGS="-D warnings" $(CARGO) doc --no-deps
 	shellcheck pbs/*.sh tests/scheduler/*
+
+# The threads-only build a laptop without OpenMPI gets (cargo install
+# --no-default-features): it must build, hold no mpi crate and link no
+# libmpi. Its own target folder keeps the main build's cache intact.
+NO_MPI_BIN := target/no-mpi/debug/hysolve
+no-mpi:
+	$(CARGO) build --no-default-features --target-dir target/no-mpi --bin hysolve --example custom_problem
+	@if $(CARGO) tree --no-default-features -e normal -i mpi >/dev/null 2>&1; then \
+	  echo "no-mpi: the mpi crate is still a dependency without default features"; exit 1; fi
+	@if ldd $(NO_MPI_BIN) | grep -i mpi; then \
+	  echo "no-mpi: $(NO_MPI_BIN) links an MPI library"; exit 1; fi
+	$(NO_MPI_BIN) --threads 2 queens 8 | grep -q "92 solutions"
+	target/no-mpi/debug/examples/custom_problem 7 --distinct | grep -q "L(2,7) = 26 "
+	@echo "no-mpi: threads-only hysolve builds, without the mpi crate or libmpi"
 
 # Every test: unit, engine (ranks as threads), CLI, real mpirun runs, the
 # job scripts, then the job scripts through a real one-node Slurm.
-test: lint
+test: lint no-mpi
 	$(CARGO) test --release --lib --bins --tests
+	$(CARGO) test --release --doc
 	$(MAKE) test-scheduler
 
 # qsub pbs/hybrid.sh, sbatch pbs/slurm.sh and a tiny pbs/sweep.sh through a

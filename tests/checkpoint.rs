@@ -3,6 +3,8 @@
 //! configuration. The count must be exact and the solutions file must hold
 //! exactly the uninterrupted run's solutions, each once.
 
+#![cfg(feature = "mpi")]
+
 mod common;
 
 use common::{A000170, BIN, json_of, mpi_env, read_solutions, run_with_timeout};

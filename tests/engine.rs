@@ -13,16 +13,9 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 fn config(mode: Mode, threads: usize, prefixes_per_worker: usize) -> RunConfig {
-    RunConfig {
-        mode,
-        threads,
-        prefixes_per_worker,
-        started: Instant::now(),
-        progress: false,
-        limit: None,
-        checkpoint: None,
-        interrupt: None,
-    }
+    RunConfig::new(mode)
+        .threads(threads)
+        .prefixes_per_worker(prefixes_per_worker)
 }
 
 fn run<P: Problem>(

@@ -10,11 +10,12 @@
 //! Bounded: 10,000 inputs per target.
 
 use hysolve::cluster::Checkpoint;
+use hysolve::problems::formats;
 use hysolve::problems::hitori::{Hitori, grid::Grid};
 use hysolve::problems::input::{MAX_INPUT_BYTES, read_text};
 use hysolve::problems::magic::{Magic, square::Given};
 use hysolve::problems::pack::{Layout, Pack, figure::Figure, pieces::PieceSet};
-use hysolve::view::{self, Kind, Picture};
+use hysolve::view;
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestRunner};
 use std::cell::Cell;
@@ -434,14 +435,20 @@ fn solutions_files_for_the_viewer() {
     let reach = Reach::new(&["pictures", "files", "pages"]);
     let n = fuzz("solutions files", inputs(seeds), |bytes| {
         if let Some(text) = through_file(&file, bytes) {
-            for kind in [None, Some(Kind::Magic), Some(Kind::Queens)] {
-                if Picture::parse(kind.unwrap_or_else(|| Kind::guess(&text)), &text).is_ok() {
+            let formats = formats();
+            let named = |name: &str| formats.iter().find(|f| f.name == name).copied();
+            for format in [
+                view::guess(&formats, &text),
+                named("magic"),
+                named("queens"),
+            ] {
+                if format.is_some_and(|f| (f.picture)(&text).is_ok()) {
                     reach.at("pictures");
                 }
             }
         }
         std::fs::write(&file, bytes).unwrap();
-        if let Ok(s) = view::read(&file, None, 1, 5) {
+        if let Ok(s) = view::read(&file, &formats(), None, 1, 5) {
             reach.at("files");
             let style = view::svg::Style::for_pictures(&s.pictures);
             for p in &s.pictures {

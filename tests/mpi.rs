@@ -1,5 +1,7 @@
 //! Real multi-process runs under mpirun: every configuration, every count.
 
+#![cfg(feature = "mpi")]
+
 mod common;
 
 use common::{A000170, CONFIGS, json_of, mpirun, read_solutions};

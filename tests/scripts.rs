@@ -5,6 +5,8 @@
 //! line; it passes the run on to the real mpirun, without the scheduler's
 //! variables, which no real scheduler backs here.
 
+#![cfg(feature = "mpi")]
+
 mod common;
 
 use common::{A000170, run_with_timeout};

@@ -7,6 +7,7 @@
 //!
 //! [`sweep`] turns many runs into a strong-scaling table; [`plot`] draws it.
 
+#[cfg(feature = "plots")]
 pub mod plot;
 pub mod sweep;
 

@@ -19,9 +19,11 @@ use std::path::PathBuf;
 #[derive(Debug, Parser)]
 #[command(about = "Benchmark hysolve configurations side by side")]
 struct Opts {
-    /// The hysolve binary
-    #[arg(long, default_value = "target/release/hysolve")]
-    bin: PathBuf,
+    /// The hysolve binary; several (comma-separated) run side by side,
+    /// interleaved like values, to compare two builds (the command column
+    /// names the binary)
+    #[arg(long, value_delimiter = ',', default_value = "target/release/hysolve")]
+    bin: Vec<PathBuf>,
     /// Configurations RANKSxTHREADS
     #[arg(long, value_delimiter = ',', default_value = "1x1,1x2,2x1")]
     configs: Vec<String>,
@@ -57,7 +59,6 @@ fn bench(opts: &Opts) -> Result<(), String> {
         .iter()
         .map(|c| parse_config(c))
         .collect::<Result<_, _>>()?;
-    let bin = opts.bin.to_string_lossy().to_string();
     let (machine, commit) = (machine(), commit());
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     let mut csv = open_csv(
@@ -79,12 +80,21 @@ fn bench(opts: &Opts) -> Result<(), String> {
                 .collect()
         })
         .collect();
+    // Each problem with each binary.
+    let problems: Vec<(String, Vec<String>)> = problems
+        .iter()
+        .flat_map(|problem| {
+            opts.bin
+                .iter()
+                .map(move |bin| (bin.to_string_lossy().to_string(), problem.clone()))
+        })
+        .collect();
     let cmds: Vec<Vec<Vec<String>>> = problems
         .iter()
-        .map(|problem| {
+        .map(|(bin, problem)| {
             configs
                 .iter()
-                .map(|&(r, t)| command_line(&bin, r, t, problem))
+                .map(|&(r, t)| command_line(bin, r, t, problem))
                 .collect()
         })
         .collect();
@@ -99,7 +109,7 @@ fn bench(opts: &Opts) -> Result<(), String> {
             }
         }
     }
-    for ((problem, cmds), samples) in problems.iter().zip(&cmds).zip(&all_samples) {
+    for (((_, problem), cmds), samples) in problems.iter().zip(&cmds).zip(&all_samples) {
         let mut base = None;
         for (i, &(ranks, threads)) in configs.iter().enumerate() {
             let s = &samples[i];

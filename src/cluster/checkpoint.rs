@@ -20,8 +20,9 @@ use serde::{Deserialize, Serialize};
 use std::io::Write;
 use std::path::Path;
 
-/// The format tag, checked on load.
-pub const FORMAT: &str = "hysolve-checkpoint-1";
+/// The format tag, checked on load. Format 2 identifies a run by its
+/// puzzle's declared arguments (format 1 hashed a debug string).
+pub const FORMAT: &str = "hysolve-checkpoint-2";
 /// The largest checkpoint file read (units are short prefixes).
 const MAX_BYTES: u64 = 1 << 30;
 
@@ -121,6 +122,13 @@ impl Checkpoint {
             path: name.clone(),
             reason: reason.to_string(),
         };
+        if c.format == "hysolve-checkpoint-1" {
+            return Err(unreadable(
+                "a checkpoint of an older hysolve (format 1), which this one cannot resume: \
+                 run the job again without --resume"
+                    .into(),
+            ));
+        }
         if c.format != FORMAT {
             return Err(malformed(&format!(
                 "format '{}', expected '{FORMAT}'",
@@ -223,5 +231,13 @@ mod test {
         let err = Checkpoint::load(&path, &c).unwrap_err().to_string();
         assert!(err.contains("not a hysolve checkpoint"), "{err}");
         assert!(Checkpoint::load(dir.path(), &c).is_err());
+        let old = Checkpoint {
+            format: "hysolve-checkpoint-1".into(),
+            ..c.clone()
+        };
+        old.store(&path).unwrap();
+        let err = Checkpoint::load(&path, &c).unwrap_err().to_string();
+        assert!(err.contains("older hysolve (format 1)"), "{err}");
+        assert_eq!(err.lines().count(), 1);
     }
 }

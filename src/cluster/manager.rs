@@ -1,118 +1,26 @@
 //! The rank manager: the one thread of a rank that talks to other ranks. It
 //! feeds the rank's pool, answers the master, and on rank 0 also runs the
-//! [`Master`].
+//! [`Master`], delivers solutions to the sink, keeps the checkpoints and
+//! tells the observer how the run goes.
 
-use super::SolutionSink;
-use super::checkpoint::{Checkpoint, CheckpointError};
-use super::master::{Master, MasterStats, Outbox};
+use super::checkpointer::Checkpointer;
+use super::config::RunConfig;
+use super::delivery::Delivery;
+use super::host::{host_name, online_cpus, thread_cpu_seconds};
+use super::master::{Master, Outbox};
+use super::observer::{OBSERVE_EVERY, Progress};
+use super::outcome::{Outcome, RunError};
 use super::protocol::{Message, RankReport};
+use super::sink::SolutionSink;
 use super::transport::Transport;
-use super::units::UnitBook;
 use crate::engine::{
     Counters, Mode, PoolEvent, Prefix, Problem, RankPool, Tally, Task, expand, replay,
 };
 use crossbeam_channel::{Receiver, RecvTimeoutError, unbounded};
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::collections::VecDeque;
-use std::io::IsTerminal;
-use std::path::PathBuf;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
-
-/// How a run is set up; the same on every rank.
-#[derive(Debug, Clone)]
-pub struct RunConfig {
-    pub mode: Mode,
-    /// Worker threads per rank.
-    pub threads: usize,
-    /// Initial prefixes the master aims for, per worker in the whole job.
-    pub prefixes_per_worker: usize,
-    /// When the input was parsed: `wall_s` counts from here.
-    pub started: Instant,
-    /// Show a progress bar on stderr (master only, runs over a second).
-    pub progress: bool,
-    /// Stop after this many solutions (modes that send solutions: all,
-    /// first, unique); `None`: as the mode says.
-    pub limit: Option<u64>,
-    /// Checkpoints (count and all modes): where, how often, of what run,
-    /// and the checkpoint this run resumes.
-    pub checkpoint: Option<Arc<CheckpointPlan>>,
-    /// Set on SIGTERM or SIGINT: the master stops every rank, writes a last
-    /// checkpoint and the run ends with [`RunError::Interrupted`].
-    pub interrupt: Option<Arc<AtomicBool>>,
-}
-
-/// Where and how often to checkpoint.
-#[derive(Debug)]
-pub struct CheckpointPlan {
-    pub path: PathBuf,
-    pub every: Duration,
-    /// The run: problem, instance, mode and fingerprint (the other fields
-    /// are filled in when a checkpoint is taken).
-    pub identity: Checkpoint,
-    /// The checkpoint this run continues.
-    pub resume: Option<Checkpoint>,
-}
-
-impl RunConfig {
-    /// How many solutions end the search: the mode's own limit and `limit`, whichever is smaller.
-    pub fn stop_after(&self) -> Option<u64> {
-        match (self.mode.stop_after(), self.limit) {
-            (Some(a), Some(b)) => Some(a.min(b)),
-            (a, b) => a.or(b),
-        }
-    }
-}
-
-/// The answer, as the master knows it at the end.
-#[derive(Debug)]
-pub struct Outcome {
-    pub mode: Mode,
-    /// count/all: every solution, weighted; first/unique: solutions kept (at most 1 or 2).
-    pub solutions: u64,
-    /// first/unique: the solutions kept, rendered.
-    pub found: Vec<String>,
-    /// all: solutions written to the output.
-    pub written: u64,
-    pub nodes: u64,
-    pub wall_s: f64,
-    pub ranks: usize,
-    pub threads: usize,
-    pub reports: Vec<RankReport>,
-    pub master: MasterStats,
-}
-
-/// Errors that end a run.
-#[derive(Debug, thiserror::Error)]
-pub enum RunError {
-    #[error(transparent)]
-    Decode(#[from] super::protocol::DecodeError),
-    #[error("rank {rank} got a {what} it should never receive")]
-    Protocol { rank: usize, what: &'static str },
-    #[error("rank {rank} got a prefix that names no subtree of this instance: {prefix:?}")]
-    BadPrefix { rank: usize, prefix: Prefix },
-    #[error("MPI: {0}")]
-    Mpi(String),
-    #[error("writing solutions: {0}")]
-    Output(#[from] std::io::Error),
-    #[error(transparent)]
-    Checkpoint(#[from] CheckpointError),
-    #[error("rank {rank} reported a unit the master does not hold open: {unit:?}")]
-    Unit { rank: usize, unit: Prefix },
-    #[error("{}", interrupted_message(.checkpoint))]
-    Interrupted { checkpoint: Option<PathBuf> },
-}
-
-fn interrupted_message(checkpoint: &Option<PathBuf>) -> String {
-    match checkpoint {
-        Some(p) => format!(
-            "interrupted by a signal; checkpoint written to {0}: continue with --resume {0} and the same problem arguments",
-            p.display()
-        ),
-        None => "interrupted by a signal (with --checkpoint FILE a run can be resumed)".into(),
-    }
-}
 
 /// How often a working rank tells the master its running totals.
 const PROGRESS_EVERY: Duration = Duration::from_secs(1);
@@ -140,22 +48,13 @@ struct Manager<'a, P: Problem, T: Transport> {
     report: RankReport,
     /// Master only: what expanding the root counted.
     expansion: Counters,
-    found: Vec<String>,
-    written: u64,
-    /// Bytes written to the sink (over resumes).
-    out_bytes: u64,
-    sink: &'a mut dyn SolutionSink,
-    /// Master with checkpoints: the account of units.
-    book: Option<UnitBook>,
-    last_checkpoint: Instant,
-    /// Seconds of search before this run (resumed runs).
-    elapsed_before: f64,
+    /// Master: where solutions go.
+    delivery: Delivery<'a>,
+    /// Master with checkpoints.
+    checkpointer: Option<Checkpointer>,
     interrupted: bool,
-    /// Checkpoints written, and the seconds they took.
-    pub checkpoints: u64,
-    pub checkpoint_s: f64,
-    progress: Option<ProgressBar>,
-    last_tick: Instant,
+    /// When the observer was last told of the progress.
+    last_observed: Instant,
     /// When this rank last sent the master a `Progress` message.
     last_progress: Instant,
     /// This thread's CPU time when the rank started.
@@ -163,153 +62,141 @@ struct Manager<'a, P: Problem, T: Transport> {
 }
 
 /// Runs this rank's part of the search. Returns the outcome on the master
-/// (rank 0) and `None` elsewhere. In `all` mode the master writes each
-/// solution to `sink` as it arrives, a blank line between solutions.
+/// (rank 0) and `None` elsewhere. In `all` mode the master hands each
+/// solution to `sink` as it arrives.
 pub fn run_rank<P: Problem, T: Transport>(
     problem: Arc<P>,
     config: &RunConfig,
     transport: T,
     sink: &mut dyn SolutionSink,
 ) -> Result<Option<Outcome>, RunError> {
-    let cpu_start = thread_cpu_seconds();
-    let rank = transport.rank();
-    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let host_cpus = online_cpus();
-    if config.threads > cores && cores < host_cpus {
-        tracing::warn!(
-            "rank {rank}: {} worker threads share {cores} usable core(s) of {host_cpus}: the \
-             launcher bound this rank (with mpirun, add --bind-to none or --map-by slot:PE={})",
-            config.threads,
-            config.threads
-        );
-    }
-    let size = transport.size();
-    let (tx, events) = unbounded();
-    let pool = RankPool::start(
-        problem.clone(),
-        config.mode,
-        config.stop_after(),
-        config.threads,
-        tx,
-        config.checkpoint.is_some(),
-    );
-    let resume = config.checkpoint.as_ref().and_then(|c| c.resume.as_ref());
-    let mut m = Manager {
-        problem,
-        config,
-        transport,
-        rank,
-        pool: Some(pool),
-        events,
-        master: None,
-        inbox: VecDeque::new(),
-        busy: true,
-        owes_donation: false,
-        terminated: false,
-        report: RankReport {
-            rank,
-            host: host_name(),
-            cores,
-            host_cpus,
-            ..RankReport::default()
-        },
-        expansion: Counters::default(),
-        found: Vec::new(),
-        written: resume.map_or(0, |c| c.written),
-        out_bytes: resume.map_or(0, |c| c.out_bytes),
-        sink,
-        book: None,
-        last_checkpoint: Instant::now(),
-        elapsed_before: resume.map_or(0.0, |c| c.elapsed_s),
-        interrupted: false,
-        checkpoints: 0,
-        checkpoint_s: 0.0,
-        progress: None,
-        last_tick: Instant::now(),
-        last_progress: Instant::now(),
-        cpu_start,
-    };
-    if rank == 0 {
+    let mut m = Manager::new(problem, config, transport, sink);
+    let size = m.transport.size();
+    if m.rank == 0 {
         m.start_master(size)?;
     }
     m.go_idle();
     m.poll_loop(size)?;
     m.transport.flush();
-    if let Some(bar) = m.progress.take() {
-        bar.finish_and_clear();
-    }
-    if m.master.is_none() {
-        return Ok(None);
-    }
-    if m.interrupted {
-        let checkpoint = match &config.checkpoint {
-            Some(plan) => {
-                m.write_checkpoint()?;
-                Some(plan.path.clone())
-            }
-            None => {
-                m.sink.persist()?;
-                None
-            }
-        };
-        return Err(RunError::Interrupted { checkpoint });
-    }
-    if let Some(plan) = &config.checkpoint {
-        // The run is complete: its checkpoint would only repeat the answer.
-        m.sink.persist()?;
-        match std::fs::remove_file(&plan.path) {
-            Ok(()) => {}
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
-            Err(e) => {
-                return Err(CheckpointError::Write {
-                    path: plan.path.display().to_string(),
-                    source: e,
-                }
-                .into());
-            }
-        }
-        tracing::info!(
-            "{} checkpoint(s) written in {:.3} s",
-            m.checkpoints,
-            m.checkpoint_s
-        );
-    }
-    let master = m.master.take().expect("checked above");
-    let answered = master.terminated_at().unwrap_or_else(Instant::now);
-    let (reports, master_stats) = master.into_reports();
-    let mut nodes = m.expansion.nodes;
-    let mut solutions = m.expansion.solutions;
-    for r in &reports {
-        nodes += r.nodes;
-        solutions += r.solutions;
-    }
-    if let Some(book) = &m.book {
-        // Every unit is complete: the book holds this run's totals and
-        // those of the runs it resumes.
-        debug_assert!(book.remaining().is_empty());
-        nodes = book.nodes;
-        solutions = book.solutions;
-    }
-    if config.mode.stop_after().is_some() {
-        solutions = m.found.len() as u64;
-    } else if config.mode == Mode::All && config.limit.is_some() {
-        solutions = m.written;
-    }
-    Ok(Some(Outcome {
-        mode: config.mode,
-        solutions,
-        found: m.found,
-        written: m.written,
-        nodes,
-        wall_s: answered.duration_since(config.started).as_secs_f64(),
-        ranks: size,
-        threads: config.threads,
-        reports,
-        master: master_stats,
-    }))
+    m.finish(size)
 }
 
-impl<P: Problem, T: Transport> Manager<'_, P, T> {
+impl<'a, P: Problem, T: Transport> Manager<'a, P, T> {
+    fn new(
+        problem: Arc<P>,
+        config: &'a RunConfig,
+        transport: T,
+        sink: &'a mut dyn SolutionSink,
+    ) -> Self {
+        let cpu_start = thread_cpu_seconds();
+        let rank = transport.rank();
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        let host_cpus = online_cpus();
+        if config.threads > cores && cores < host_cpus {
+            tracing::warn!(
+                "rank {rank}: {} worker threads share {cores} usable core(s) of {host_cpus}: the \
+                 launcher bound this rank (with mpirun, add --bind-to none or --map-by slot:PE={})",
+                config.threads,
+                config.threads
+            );
+        }
+        let (tx, events) = unbounded();
+        let pool = RankPool::start(
+            problem.clone(),
+            config.mode,
+            config.stop_after(),
+            config.threads,
+            tx,
+            config.checkpoint.is_some(),
+        );
+        let resume = config.checkpoint.as_ref().and_then(|c| c.resume.as_ref());
+        Manager {
+            problem,
+            config,
+            transport,
+            rank,
+            pool: Some(pool),
+            events,
+            master: None,
+            inbox: VecDeque::new(),
+            busy: true,
+            owes_donation: false,
+            terminated: false,
+            report: RankReport {
+                rank,
+                host: host_name(),
+                cores,
+                host_cpus,
+                ..RankReport::default()
+            },
+            expansion: Counters::default(),
+            delivery: Delivery::new(sink, config.mode, resume),
+            checkpointer: None,
+            interrupted: false,
+            last_observed: Instant::now(),
+            last_progress: Instant::now(),
+            cpu_start,
+        }
+    }
+
+    /// The end of the run on this rank: on the master, the last checkpoint
+    /// of an interrupted run, or the outcome.
+    fn finish(mut self, size: usize) -> Result<Option<Outcome>, RunError> {
+        let config = self.config;
+        let Some(master) = self.master.take() else {
+            return Ok(None);
+        };
+        if let Some(observer) = &config.observer {
+            observer.finished();
+        }
+        if self.interrupted {
+            let checkpoint = self.checkpointer.as_ref().map(|c| c.path().to_path_buf());
+            if checkpoint.is_some() {
+                self.write_checkpoint()?;
+            } else {
+                self.delivery.persist()?;
+            }
+            return Err(RunError::Interrupted { checkpoint });
+        }
+        if let Some(checkpointer) = &self.checkpointer {
+            self.delivery.persist()?;
+            checkpointer.remove()?;
+        }
+        let answered = master.terminated_at().unwrap_or_else(Instant::now);
+        let (reports, master_stats) = master.into_reports();
+        let mut nodes = self.expansion.nodes;
+        let mut solutions = self.expansion.solutions;
+        for r in &reports {
+            nodes += r.nodes;
+            solutions += r.solutions;
+        }
+        if let Some(book) = self.checkpointer.as_ref().map(|c| &c.book) {
+            // Every unit is complete: the book holds this run's totals and
+            // those of the runs it resumes.
+            debug_assert!(book.remaining().is_empty());
+            nodes = book.nodes;
+            solutions = book.solutions;
+        }
+        let d = self.delivery;
+        if config.mode.stop_after().is_some() {
+            solutions = d.found.len() as u64;
+        } else if config.mode == Mode::All && config.limit.is_some() {
+            solutions = d.written;
+        }
+        Ok(Some(Outcome {
+            mode: config.mode,
+            solutions,
+            found: d.found,
+            written: d.written,
+            nodes,
+            wall_s: answered.duration_since(config.started).as_secs_f64(),
+            ranks: size,
+            threads: config.threads,
+            reports,
+            master: master_stats,
+        }))
+    }
+
     fn start_master(&mut self, size: usize) -> Result<(), RunError> {
         let resume = self
             .config
@@ -328,25 +215,15 @@ impl<P: Problem, T: Transport> Manager<'_, P, T> {
                 (frontier.into_iter().map(|t| t.prefix).collect(), found)
             }
         };
-        if self.config.checkpoint.is_some() {
-            self.book = Some(match resume {
-                Some(c) => UnitBook::new(&initial, c.units, c.nodes, c.solutions),
-                None => UnitBook::new(
-                    &initial,
-                    initial.len() as u64,
-                    self.expansion.nodes,
-                    self.expansion.solutions,
-                ),
-            });
+        if let Some(plan) = &self.config.checkpoint {
+            self.checkpointer = Some(Checkpointer::new(plan.clone(), &initial, self.expansion));
         }
         self.master = Some(Master::new(size, initial, self.config.stop_after()));
         let mut out = Outbox::new();
         self.accept_solutions(0, None, found, &mut out)?;
         self.dispatch(out);
-        if self.config.progress {
-            self.progress = Some(progress_bar(
-                self.master.as_ref().map_or(0, |m| m.stats.initial_prefixes),
-            ));
+        if let (Some(observer), Some(master)) = (&self.config.observer, &self.master) {
+            observer.started(master.stats.initial_prefixes);
         }
         Ok(())
     }
@@ -451,10 +328,7 @@ impl<P: Problem, T: Transport> Manager<'_, P, T> {
                 self.dispatch(out);
             }
         }
-        if !self.interrupted
-            && let Some(plan) = &self.config.checkpoint
-            && self.last_checkpoint.elapsed() >= plan.every
-        {
+        if !self.interrupted && self.checkpointer.as_ref().is_some_and(Checkpointer::due) {
             self.write_checkpoint()?;
         }
         Ok(())
@@ -471,39 +345,25 @@ impl<P: Problem, T: Transport> Manager<'_, P, T> {
             }
             return;
         }
-        let Some(bar) = &self.progress else { return };
-        if self.last_tick.elapsed() < Duration::from_millis(200) {
+        let Some(observer) = &self.config.observer else {
+            return;
+        };
+        if self.last_observed.elapsed() < OBSERVE_EVERY {
             return;
         }
-        self.last_tick = Instant::now();
-        let elapsed = self.config.started.elapsed().as_secs_f64();
-        if elapsed < 1.0 {
-            return;
-        }
+        self.last_observed = Instant::now();
         if let (Some(master), Some(pool)) = (&self.master, &self.pool) {
             // Rank 0's totals are live in its pool; the master's entry for
             // it dates from its last `AskForWork`.
             let t = master.progress() - master.rank_progress(0) + pool.progress();
-            bar.set_position(t.initial_done);
-            bar.set_message(format!(
-                "{} solutions, {:.2} M nodes/s",
-                t.solutions,
-                t.nodes as f64 / elapsed / 1e6,
-            ));
+            observer.progress(&Progress {
+                elapsed: self.config.started.elapsed(),
+                initial: master.stats.initial_prefixes,
+                initial_done: t.initial_done,
+                solutions: t.solutions,
+                nodes: t.nodes,
+            });
         }
-    }
-
-    /// Appends one solution to the output, a blank line between solutions.
-    fn write_solution(&mut self, text: &str) -> Result<(), RunError> {
-        if self.written > 0 {
-            self.sink.write_all(b"\n")?;
-            self.out_bytes += 1;
-        }
-        self.sink.write_all(text.as_bytes())?;
-        self.sink.write_all(b"\n")?;
-        self.out_bytes += text.len() as u64 + 1;
-        self.written += 1;
-        Ok(())
     }
 
     fn accept_solutions(
@@ -520,21 +380,14 @@ impl<P: Problem, T: Transport> Manager<'_, P, T> {
             });
         };
         let keep = master.on_solutions(texts.len(), out);
-        if let (Some(book), Some(unit)) = (&mut self.book, unit) {
+        if let (Some(c), Some(unit)) = (&mut self.checkpointer, unit) {
             // Held back until the unit completes (see `units`).
-            return book.hold_texts(&unit, texts).map_err(|e| RunError::Unit {
+            return c.book.hold_texts(&unit, texts).map_err(|e| RunError::Unit {
                 rank: from,
                 unit: e.0,
             });
         }
-        if self.config.mode == Mode::All {
-            for text in texts.into_iter().take(keep) {
-                self.write_solution(&text)?;
-            }
-        } else if self.config.mode.stop_after().is_some() {
-            self.found.extend(texts.into_iter().take(keep));
-        }
-        Ok(())
+        self.delivery.accept(texts, keep)
     }
 
     fn on_event(&mut self, event: PoolEvent) -> Result<(), RunError> {
@@ -571,8 +424,8 @@ impl<P: Problem, T: Transport> Manager<'_, P, T> {
             }
             Message::Progress(tally) => self.master_mut("Progress")?.on_progress(from, tally),
             Message::Donation { prefixes } => {
-                if let Some(book) = &mut self.book {
-                    book.on_donation(&prefixes).map_err(|e| RunError::Unit {
+                if let Some(c) = &mut self.checkpointer {
+                    c.book.on_donation(&prefixes).map_err(|e| RunError::Unit {
                         rank: from,
                         unit: e.0,
                     })?;
@@ -602,47 +455,32 @@ impl<P: Problem, T: Transport> Manager<'_, P, T> {
         from: usize,
         report: crate::engine::UnitReport,
     ) -> Result<(), RunError> {
-        let Some(book) = &mut self.book else {
+        let Some(c) = &mut self.checkpointer else {
             return Err(RunError::Protocol {
                 rank: self.rank,
                 what: "unit report",
             });
         };
-        let done = book.on_done(report).map_err(|e| RunError::Unit {
+        let done = c.book.on_done(report).map_err(|e| RunError::Unit {
             rank: from,
             unit: e.0,
         })?;
         if let Some(done) = done {
             for text in &done.texts {
-                self.write_solution(text)?;
+                self.delivery.write(text)?;
             }
         }
         Ok(())
     }
 
-    /// Writes a checkpoint: the output made durable first, so that the
-    /// length recorded is on disk.
     fn write_checkpoint(&mut self) -> Result<(), RunError> {
-        let (Some(plan), Some(book)) = (&self.config.checkpoint, &self.book) else {
-            return Ok(());
-        };
-        let t = Instant::now();
-        self.sink.persist()?;
-        let c = Checkpoint {
-            remaining: book.remaining(),
-            units: book.units,
-            nodes: book.nodes,
-            solutions: book.solutions,
-            written: self.written,
-            out_bytes: self.out_bytes,
-            elapsed_s: self.elapsed_before + self.config.started.elapsed().as_secs_f64(),
-            ..plan.identity.clone()
-        };
-        c.store(&plan.path)?;
-        self.checkpoints += 1;
-        self.checkpoint_s += t.elapsed().as_secs_f64();
-        self.last_checkpoint = Instant::now();
-        Ok(())
+        match &mut self.checkpointer {
+            Some(c) => {
+                let (written, bytes) = (self.delivery.written, self.delivery.out_bytes);
+                c.write(self.delivery.sink(), written, bytes, self.config.started)
+            }
+            None => Ok(()),
+        }
     }
 
     fn master_mut(&mut self, what: &'static str) -> Result<&mut Master, RunError> {
@@ -712,55 +550,4 @@ impl<P: Problem, T: Transport> Manager<'_, P, T> {
         let report = Box::new(self.report.clone());
         self.send(0, Message::Final(report));
     }
-}
-
-/// The master's progress bar on stderr: the share of the initial prefixes
-/// walked, as a bar and an ETA, with solutions and nodes per second. Under
-/// an MPI launcher stderr is a pipe to the launcher's terminal: the bar is
-/// drawn there all the same (the CLI asks for it then only with --progress).
-fn progress_bar(initial_prefixes: u64) -> ProgressBar {
-    let target = if std::io::stderr().is_terminal() {
-        ProgressDrawTarget::stderr()
-    } else {
-        ProgressDrawTarget::term_like_with_hz(Box::new(console::Term::stderr()), 5)
-    };
-    let bar = ProgressBar::with_draw_target(Some(initial_prefixes.max(1)), target);
-    bar.set_style(
-        ProgressStyle::with_template(
-            "[{elapsed_precise}] {wide_bar} {percent:>3}% of {len} prefixes, eta {eta} | {msg}",
-        )
-        .unwrap_or_else(|_| ProgressStyle::default_bar()),
-    );
-    bar
-}
-
-/// The processors this machine has online, whatever this process may use.
-fn online_cpus() -> usize {
-    std::fs::read_to_string("/proc/cpuinfo")
-        .map(|s| s.lines().filter(|l| l.starts_with("processor")).count())
-        .unwrap_or(0)
-}
-
-/// This machine's host name, as ranks report it.
-fn host_name() -> String {
-    std::fs::read_to_string("/proc/sys/kernel/hostname")
-        .map(|s| s.trim().to_string())
-        .ok()
-        .filter(|s| !s.is_empty())
-        .or_else(|| std::env::var("HOSTNAME").ok())
-        .unwrap_or_else(|| "unknown".into())
-}
-
-/// CPU seconds used so far by the calling thread.
-fn thread_cpu_seconds() -> f64 {
-    let mut usage = std::mem::MaybeUninit::<libc::rusage>::zeroed();
-    // SAFETY: getrusage writes a `rusage` into the pointer we pass, which
-    // points to a properly sized, writable value; RUSAGE_THREAD is valid on
-    // Linux. On failure the zeroed value is kept and we report 0.
-    let usage = unsafe {
-        libc::getrusage(libc::RUSAGE_THREAD, usage.as_mut_ptr());
-        usage.assume_init()
-    };
-    let secs = |t: libc::timeval| t.tv_sec as f64 + t.tv_usec as f64 * 1e-6;
-    secs(usage.ru_utime) + secs(usage.ru_stime)
 }

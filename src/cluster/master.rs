@@ -103,7 +103,8 @@ impl Master {
         self.ranks[from].tally = tally;
     }
 
-    pub fn pool_len(&self) -> usize {
+    #[cfg(test)]
+    fn pool_len(&self) -> usize {
         self.pool.len()
     }
 

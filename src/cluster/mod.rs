@@ -1,61 +1,151 @@
 //! The cluster layer: ranks joined in an extended star. Rank 0 is the master
 //! and also works; on every rank one manager thread does all the talking.
-//! `mpi_transport` is the only code in hysolve that calls MPI. The protocol
-//! and why it terminates correctly are in `README.md` beside this file.
+//! `mpi_transport` is the only code in hysolve that calls MPI (built with
+//! the `mpi` feature, on by default). The protocol and why it terminates
+//! correctly are in `README.md` beside this file.
+//!
+//! - [`config`]: a run's configuration, with defaults and a builder;
+//! - `manager`: the rank manager (the protocol on one rank);
+//! - `master`: the master's decisions, free of I/O;
+//! - `checkpointer` and [`checkpoint`]: the master's checkpoints;
+//! - [`sink`]: where solutions go; [`observer`]: who watches the run;
+//! - [`outcome`]: the answer and the errors.
 
 pub mod checkpoint;
-pub mod manager;
-pub mod master;
+mod checkpointer;
+pub mod config;
+mod delivery;
+mod host;
+mod launcher;
+mod manager;
+mod master;
+#[cfg(feature = "mpi")]
 mod mpi_transport;
-pub mod protocol;
-pub mod transport;
-pub mod units;
+pub mod observer;
+pub mod outcome;
+mod protocol;
+pub mod sink;
+mod transport;
+mod units;
 
 pub use checkpoint::{Checkpoint, CheckpointError};
-pub use manager::{CheckpointPlan, Outcome, RunConfig, RunError, run_rank};
-pub use mpi_transport::launched_by_mpi;
-pub use protocol::{Message, RankReport};
-pub use transport::{ChannelTransport, Solo, Transport};
+pub use config::{CheckpointPlan, DEFAULT_PREFIXES_PER_WORKER, RunConfig};
+pub use launcher::{is_rank_zero, launched_by_mpi, local_ranks};
+pub use master::MasterStats;
+pub use observer::{Observer, Progress};
+pub use outcome::{Outcome, RunError};
+pub use protocol::RankReport;
+pub use sink::{Callback, FileError, FileSink, SolutionSink, Solutions};
 
-use crate::engine::Problem;
+use crate::engine::{Mode, Problem};
+use sink::Discard;
 use std::sync::Arc;
-
-/// Where `all` mode's solutions go. `persist` makes everything written so
-/// far durable (flushed, and synced to disk for a file) before a checkpoint
-/// records its length.
-pub trait SolutionSink: std::io::Write {
-    fn persist(&mut self) -> std::io::Result<()> {
-        self.flush()
-    }
-}
-
-impl SolutionSink for std::io::Sink {}
-impl SolutionSink for Vec<u8> {}
+use transport::{ChannelTransport, Solo};
 
 /// Runs the search as this process's rank: over MPI when started by an MPI
-/// launcher, as a one-rank job otherwise. Returns the outcome on rank 0.
-/// The clock (`wall_s`) restarts once MPI is up: launcher start-up is not
-/// search time.
+/// launcher, as a one-rank job otherwise. Returns the outcome on rank 0 and
+/// `None` on the other ranks. Rank 0 alone delivers solutions to
+/// `solutions` (see [`Solutions`]); the other ranks ignore it. The clock
+/// (`wall_s`) restarts once MPI is up: launcher start-up is not search
+/// time.
+///
+/// ```
+/// use hysolve::{Mode, RunConfig, Solutions, run};
+/// use hysolve::problems::queens::Queens;
+/// use std::sync::Arc;
+///
+/// let queens = Arc::new(Queens::new(8, true).unwrap()); // true: fold mirror images
+/// let config = RunConfig::new(Mode::Count).threads(2);
+/// let outcome = run(queens, &config, Solutions::Discard).unwrap().unwrap();
+/// assert_eq!(outcome.solutions, 92);
+/// ```
 pub fn run<P: Problem>(
+    problem: Arc<P>,
+    config: &RunConfig,
+    solutions: Solutions<'_>,
+) -> Result<Option<Outcome>, RunError> {
+    // The output opens before MPI does: a rank that fails before MPI_Init
+    // makes the launcher end the whole job, instead of leaving the other
+    // ranks waiting for it.
+    let rank_zero = !launched_by_mpi() || is_rank_zero();
+    let streams = config.mode == Mode::All;
+    let resumed = config.checkpoint.as_ref().and_then(|c| c.resume.as_ref());
+    let mut file = match (&solutions, rank_zero && streams) {
+        (Solutions::File(path), true) => Some(match resumed {
+            Some(c) => FileSink::resume(path, c.out_bytes, c.written)?,
+            None => FileSink::create(path)?,
+        }),
+        (Solutions::Stdout, true) => Some(FileSink::stdout()),
+        _ => None,
+    };
+    let mut discard = Discard;
+    let mut solutions = solutions;
+    let sink: &mut dyn SolutionSink = match (&mut file, &mut solutions) {
+        (Some(f), _) => f,
+        (None, Solutions::Sink(s)) if rank_zero => &mut **s,
+        _ => &mut discard,
+    };
+    let outcome = if launched_by_mpi() {
+        run_mpi(problem, config, sink)?
+    } else {
+        manager::run_rank(problem, config, Solo, sink)?
+    };
+    let Some(outcome) = outcome else {
+        return Ok(None);
+    };
+    if let Some(f) = file {
+        f.finish()?;
+    }
+    if !streams {
+        // First and unique modes: the solutions kept, now that they are known.
+        match &mut solutions {
+            Solutions::File(path) => {
+                let mut text = outcome.found.join("\n\n");
+                text.push('\n');
+                FileSink::write_atomically(path, text.as_bytes())?;
+            }
+            Solutions::Sink(s) => {
+                for text in &outcome.found {
+                    s.solution(text)?;
+                }
+            }
+            Solutions::Discard | Solutions::Stdout => {}
+        }
+    }
+    Ok(Some(outcome))
+}
+
+#[cfg(feature = "mpi")]
+fn run_mpi<P: Problem>(
     problem: Arc<P>,
     config: &RunConfig,
     sink: &mut dyn SolutionSink,
 ) -> Result<Option<Outcome>, RunError> {
-    if launched_by_mpi() {
-        let transport = mpi_transport::MpiTransport::init().map_err(RunError::Mpi)?;
-        let config = RunConfig {
-            started: std::time::Instant::now(),
-            ..config.clone()
-        };
-        run_rank(problem, &config, transport, sink)
-    } else {
-        run_rank(problem, config, Solo, sink)
-    }
+    let transport = mpi_transport::MpiTransport::init().map_err(RunError::Mpi)?;
+    let config = RunConfig {
+        started: std::time::Instant::now(),
+        ..config.clone()
+    };
+    manager::run_rank(problem, &config, transport, sink)
+}
+
+#[cfg(not(feature = "mpi"))]
+fn run_mpi<P: Problem>(
+    _problem: Arc<P>,
+    _config: &RunConfig,
+    _sink: &mut dyn SolutionSink,
+) -> Result<Option<Outcome>, RunError> {
+    Err(RunError::Mpi(
+        "started by an MPI launcher, but this hysolve was built without MPI \
+         (--no-default-features): rebuild it with the default features"
+            .into(),
+    ))
 }
 
 /// Runs `ranks` ranks as threads of this process, joined by channels: the
-/// same managers and protocol as over MPI, for tests. Solutions of `all`
-/// mode go to `sink`.
+/// same managers and protocol as over MPI, for tests. Solutions go to
+/// `sink` as [`run`] would deliver them in `all` mode (in the other modes
+/// they are in the outcome).
 pub fn run_threaded<P: Problem>(
     problem: Arc<P>,
     config: &RunConfig,
@@ -69,10 +159,10 @@ pub fn run_threaded<P: Problem>(
             .into_iter()
             .map(|t| {
                 let problem = problem.clone();
-                scope.spawn(move || run_rank(problem, config, t, &mut std::io::sink()))
+                scope.spawn(move || manager::run_rank(problem, config, t, &mut Discard))
             })
             .collect();
-        let outcome = run_rank(problem.clone(), config, master, sink);
+        let outcome = manager::run_rank(problem.clone(), config, master, sink);
         for handle in others {
             handle.join().expect("a rank thread panicked")?;
         }

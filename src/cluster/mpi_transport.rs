@@ -29,21 +29,6 @@ pub struct MpiTransport {
     _universe: Universe,
 }
 
-/// Whether this process was started by an MPI launcher (mpirun, mpiexec,
-/// srun with PMI). Without one, hysolve runs as one rank and never
-/// initializes MPI.
-pub fn launched_by_mpi() -> bool {
-    [
-        "OMPI_COMM_WORLD_SIZE",
-        "PMI_SIZE",
-        "PMIX_RANK",
-        "PMI_RANK",
-        "MPI_LOCALNRANKS",
-    ]
-    .iter()
-    .any(|v| std::env::var_os(v).is_some())
-}
-
 impl MpiTransport {
     /// Initializes MPI. Must be called on the thread that will make every
     /// MPI call (the manager), which is the main thread: `Funneled` suffices.

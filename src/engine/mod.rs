@@ -1,19 +1,21 @@
 //! The search engine: problem-agnostic, with no MPI in it.
 //!
 //! - [`problem`]: the trait a puzzle implements;
-//! - [`search`]: the depth-first walk of one task, and the sequential search;
-//! - [`pool`]: a rank's worker threads with work stealing and donation;
+//! - `search`: the depth-first walk of one task, and the sequential search
+//!   ([`sequential`]);
+//! - `pool`: a rank's worker threads with work stealing and donation;
 //! - [`prefix`]: portable names for subtrees, and their replay.
 
 pub mod mode;
-pub mod pool;
+pub(crate) mod pool;
 pub mod prefix;
 pub mod problem;
-pub mod search;
+mod search;
 
 pub use mode::{Mode, Uniqueness};
 pub use pool::stats::{Tally, WorkerStats};
-pub use pool::{PoolEvent, RankPool, UnitReport};
+pub(crate) use pool::{PoolEvent, RankPool, UnitReport};
 pub use prefix::{Prefix, replay};
 pub use problem::{Problem, SubtreeCount};
-pub use search::{Counters, Task, expand, sequential};
+pub use search::{Counters, sequential};
+pub(crate) use search::{Task, expand};

@@ -60,6 +60,35 @@ impl fmt::Display for InputError {
 
 impl std::error::Error for InputError {}
 
+/// A bad block of a solutions file (one solution): the line of the block
+/// at fault (from 0) and what is wrong with it. The reader of the file
+/// turns it into an [`InputError`] that names the file's line.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BlockError {
+    pub line: usize,
+    pub message: String,
+}
+
+impl BlockError {
+    pub fn new(line: usize, message: impl Into<String>) -> Self {
+        BlockError {
+            line,
+            message: message.into(),
+        }
+    }
+}
+
+impl fmt::Display for BlockError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "line {} of the solution: {}",
+            self.line + 1,
+            self.message
+        )
+    }
+}
+
 /// The largest input file any parser accepts (a 10,000 x 10,000 grid of
 /// 8-digit numbers is under 1 GB).
 pub const MAX_INPUT_BYTES: u64 = 1 << 30;

@@ -3,8 +3,8 @@
 //! a solution number, a legend and a count. No network: no external script,
 //! style sheet, font or image; the page works from a file.
 
+use super::Solutions;
 use super::svg::{Style, draw, escape};
-use super::{Kind, Solutions};
 use crate::text::thousands;
 use std::fmt::Write;
 
@@ -77,9 +77,9 @@ pub fn page(source: &str, solutions: &Solutions, style: &Style) -> String {
     let n = solutions.pictures.len();
     let from = solutions.from;
     let last = from + n - 1;
-    let kind = solutions.kind;
+    let format = solutions.format;
     let mut s = String::with_capacity(4096 + n * 4096);
-    let name = kind.name();
+    let name = format.title;
     let title = format!(
         "{}{} solutions: {source}",
         name[..1].to_uppercase(),
@@ -90,10 +90,11 @@ pub fn page(source: &str, solutions: &Solutions, style: &Style) -> String {
         "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
          <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n\
          <title>{}</title>\n<style>{CSS}</style>\n</head>\n\
-         <body data-from=\"{from}\" data-count=\"{n}\" data-total=\"{}\" data-kind=\"{kind:?}\">\n\
+         <body data-from=\"{from}\" data-count=\"{n}\" data-total=\"{}\" data-kind=\"{}\">\n\
          <h1>{}</h1>\n",
         escape(&title),
         solutions.total,
+        format.tag(),
         escape(&title)
     );
     let held = if solutions.total == 1 {
@@ -123,38 +124,25 @@ pub fn page(source: &str, solutions: &Solutions, style: &Style) -> String {
          <span id=\"message\" role=\"status\"></span></nav>"
     );
     s.push_str("<div id=\"legend\">");
-    match kind {
-        Kind::Pack => {
-            for (label, colour) in &style.colours {
-                let _ = write!(
-                    s,
-                    "<span data-legend=\"{0}\"><i style=\"background:{colour}\"></i>{0}</span>",
-                    escape(&label.to_string())
-                );
-            }
-        }
-        Kind::Hitori => s.push_str(
-            "<span><i style=\"background:#222\"></i>shaded</span>\
-             <span><i style=\"background:#fff\"></i>unshaded</span>",
-        ),
-        Kind::Queens => {
-            s.push_str("<span><i style=\"background:#1b1b1b;border-radius:50%\"></i>queen</span>")
-        }
-        Kind::Magic => {}
+    for (swatch, meaning) in format.legend {
+        let _ = write!(s, "<span><i style=\"{swatch}\"></i>{meaning}</span>");
+    }
+    for (label, colour) in &style.colours {
+        let _ = write!(
+            s,
+            "<span data-legend=\"{0}\"><i style=\"background:{colour}\"></i>{0}</span>",
+            escape(&label.to_string())
+        );
     }
     s.push_str("</div>\n<main>\n");
     for (i, picture) in solutions.pictures.iter().enumerate() {
         let number = from + i;
         let (rows, cols) = picture.size();
         let mut caption = format!("Solution {number}: {rows} x {cols}");
-        if let super::Picture::Pack { layers } = picture
-            && layers.len() > 1
-        {
-            let _ = write!(caption, " x {} (layers side by side)", layers.len());
+        if picture.depth() > 1 {
+            let _ = write!(caption, " x {} (layers side by side)", picture.depth());
         }
-        if let Some(sum) = picture.magic_sum() {
-            let _ = write!(caption, ", magic sum {sum}");
-        }
+        caption.push_str(&picture.caption);
         let _ = writeln!(
             s,
             "<figure class=\"solution\" id=\"solution-{number}\" data-number=\"{number}\"{}>\

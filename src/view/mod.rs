@@ -1,22 +1,19 @@
 //! `hysolve view`: pictures of the solutions a run wrote. A solutions file
 //! is blocks of text separated by blank lines, one block per solution, in
-//! the format of its problem:
-//!
-//! - N-Queens: N rows of N cells, `Q` or `.`;
-//! - Hitori: the `.solution` format, `#` shaded and `.` unshaded;
-//! - magic squares: n rows of n whitespace-separated numbers;
-//! - packing: one row per line, a piece's letter per cell (`.` outside the
-//!   figure); a 3D figure's layers side by side on each line, separated by
-//!   single spaces.
+//! the format of its problem. Each puzzle says how to read its blocks and
+//! draw them (its [`Format`]); nothing here knows any puzzle.
 //!
 //! [`read`] streams the file (millions of solutions are fine: only the
 //! requested range is kept), [`svg`] draws one solution, [`html`] writes the
 //! self-contained page.
 
 pub mod html;
+pub mod picture;
 pub mod svg;
 
-use crate::problems::input::InputError;
+pub use picture::{Cell, Fill, Picture};
+
+use crate::problems::input::{BlockError, InputError};
 use std::io::{BufRead, Read};
 use std::path::Path;
 
@@ -25,179 +22,67 @@ pub const MAX_BLOCK_BYTES: usize = 4 << 20;
 /// The most solutions one page may hold.
 pub const MAX_PAGE: usize = 10_000;
 
-/// Which problem a solutions file comes from.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum Kind {
-    Queens,
-    Hitori,
-    Magic,
-    Pack,
+/// How the viewer reads and draws one puzzle's solutions.
+#[derive(Clone, Copy)]
+pub struct Format {
+    /// The puzzle's name on the command line (`hysolve view --kind NAME`).
+    pub name: &'static str,
+    /// What its solutions are called on a page.
+    pub title: &'static str,
+    /// Whether a block looks like one of its solutions (to tell the format
+    /// of a file from its first block; formats are tried in order).
+    pub looks_like: fn(&str) -> bool,
+    /// One block as a picture; the error names the block's line (from 0).
+    pub picture: fn(&str) -> Result<Picture, BlockError>,
+    /// The page's legend: a swatch (CSS) and what it means. Labels of
+    /// [`Fill::Label`] cells are added after these.
+    pub legend: &'static [(&'static str, &'static str)],
+    /// `--puzzle FILE`: the numbers to print in the cells.
+    pub numbers: Option<ReadNumbers>,
 }
 
-impl Kind {
-    pub fn name(self) -> &'static str {
-        match self {
-            Kind::Queens => "N-Queens",
-            Kind::Hitori => "Hitori",
-            Kind::Magic => "magic square",
-            Kind::Pack => "packing",
-        }
-    }
+/// Reads a puzzle file for the numbers of its cells.
+pub type ReadNumbers = fn(&Path) -> Result<Numbers, InputError>;
 
-    /// The kind a block looks like.
-    pub fn guess(block: &str) -> Kind {
-        let chars = || block.chars().filter(|c| !c.is_whitespace());
-        if block
-            .split_whitespace()
-            .all(|w| w.chars().all(|c| c.is_ascii_digit()))
-        {
-            Kind::Magic
-        } else if chars().all(|c| c == 'Q' || c == '.') && !block.contains(' ') {
-            Kind::Queens
-        } else if chars().all(|c| c == '#' || c == '.') && !block.contains(' ') {
-            Kind::Hitori
-        } else {
-            Kind::Pack
-        }
+/// A puzzle's numbers, to print in the cells of its solutions' pictures.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Numbers {
+    pub rows: usize,
+    pub cols: usize,
+    /// Row by row.
+    pub values: Vec<u64>,
+}
+
+impl std::fmt::Debug for Format {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name)
     }
 }
 
-/// One solution, ready to draw.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Picture {
-    /// The column of the queen in each row.
-    Queens { cols: Vec<usize> },
-    /// Shaded cells, row by row.
-    Hitori {
-        rows: usize,
-        cols: usize,
-        shaded: Vec<bool>,
-    },
-    /// Numbers, row by row.
-    Magic { n: usize, values: Vec<u64> },
-    /// Piece labels (`None`: not part of the figure), as `[layer][row][col]`.
-    Pack { layers: Vec<Vec<Vec<Option<char>>>> },
+impl Format {
+    /// The tag of a page's body (`data-kind`): the name, capitalised.
+    pub fn tag(&self) -> String {
+        let mut chars = self.name.chars();
+        chars
+            .next()
+            .map(|c| c.to_uppercase().chain(chars).collect())
+            .unwrap_or_default()
+    }
 }
 
-impl Picture {
-    /// Reads one block of `kind`; the error says what is wrong and on which
-    /// line of the block (counting from 0).
-    pub fn parse(kind: Kind, block: &str) -> Result<Picture, (usize, String)> {
-        let lines: Vec<&str> = block.lines().collect();
-        match kind {
-            Kind::Queens => {
-                let n = lines.len();
-                let mut cols = Vec::with_capacity(n);
-                for (r, line) in lines.iter().enumerate() {
-                    if line.chars().count() != n {
-                        return Err((r, format!("a board of {n} rows needs {n} cells a row")));
-                    }
-                    let mut queens = line.char_indices().filter(|&(_, c)| c == 'Q');
-                    match (queens.next(), queens.next()) {
-                        (Some((c, _)), None) => cols.push(c),
-                        _ => return Err((r, "a row needs exactly one queen 'Q'".into())),
-                    }
-                    if let Some(bad) = line.chars().find(|&c| c != 'Q' && c != '.') {
-                        return Err((r, format!("'{bad}' is neither 'Q' nor '.'")));
-                    }
-                }
-                Ok(Picture::Queens { cols })
-            }
-            Kind::Hitori => {
-                let cols = lines.first().map_or(0, |l| l.chars().count());
-                let mut shaded = Vec::with_capacity(lines.len() * cols);
-                for (r, line) in lines.iter().enumerate() {
-                    if line.chars().count() != cols {
-                        return Err((r, format!("rows must all have {cols} cells")));
-                    }
-                    for c in line.chars() {
-                        match c {
-                            '#' => shaded.push(true),
-                            '.' => shaded.push(false),
-                            _ => return Err((r, format!("'{c}' is neither '#' nor '.'"))),
-                        }
-                    }
-                }
-                Ok(Picture::Hitori {
-                    rows: lines.len(),
-                    cols,
-                    shaded,
-                })
-            }
-            Kind::Magic => {
-                let n = lines.len();
-                let mut values = Vec::with_capacity(n * n);
-                for (r, line) in lines.iter().enumerate() {
-                    let row: Vec<&str> = line.split_whitespace().collect();
-                    if row.len() != n {
-                        return Err((r, format!("a square of {n} rows needs {n} numbers a row")));
-                    }
-                    let mut sum = 0u64;
-                    for w in row {
-                        let v: u64 = w
-                            .parse()
-                            .map_err(|_| (r, format!("'{w}' is not a whole number")))?;
-                        sum = sum.checked_add(v).ok_or_else(|| {
-                            (
-                                r,
-                                "the row's numbers add up to more than 2^64 - 1".to_string(),
-                            )
-                        })?;
-                        values.push(v);
-                    }
-                }
-                Ok(Picture::Magic { n, values })
-            }
-            Kind::Pack => {
-                let first: Vec<&str> = lines.first().map_or(Vec::new(), |l| l.split(' ').collect());
-                let (depth, width) = (first.len(), first.first().map_or(0, |s| s.chars().count()));
-                let mut layers = vec![Vec::with_capacity(lines.len()); depth];
-                for (r, line) in lines.iter().enumerate() {
-                    let parts: Vec<&str> = line.split(' ').collect();
-                    if parts.len() != depth {
-                        return Err((r, format!("rows must all have {depth} layer(s)")));
-                    }
-                    for (z, part) in parts.iter().enumerate() {
-                        if part.chars().count() != width {
-                            return Err((r, format!("layer rows must all be {width} cells wide")));
-                        }
-                        if let Some(bad) = part.chars().find(|c| c.is_control()) {
-                            return Err((r, format!("control character {bad:?} in a row")));
-                        }
-                        layers[z].push(part.chars().map(|c| (c != '.').then_some(c)).collect());
-                    }
-                }
-                Ok(Picture::Pack { layers })
-            }
-        }
-    }
-
-    /// A magic square's first row sum (the parser made sure it fits).
-    pub fn magic_sum(&self) -> Option<u64> {
-        match self {
-            Picture::Magic { n, values } => Some(values[..*n].iter().sum()),
-            _ => None,
-        }
-    }
-
-    /// Rows and columns of one layer.
-    pub fn size(&self) -> (usize, usize) {
-        match self {
-            Picture::Queens { cols } => (cols.len(), cols.len()),
-            Picture::Hitori { rows, cols, .. } => (*rows, *cols),
-            Picture::Magic { n, .. } => (*n, *n),
-            Picture::Pack { layers } => (
-                layers.first().map_or(0, Vec::len),
-                layers.first().and_then(|l| l.first()).map_or(0, Vec::len),
-            ),
-        }
-    }
+/// The first of `formats` that `block` looks like (the last one when none does).
+pub fn guess(formats: &[Format], block: &str) -> Option<Format> {
+    formats
+        .iter()
+        .find(|f| (f.looks_like)(block))
+        .or(formats.last())
+        .copied()
 }
 
 /// Solutions read from a file: a range of them, and how many it holds.
 #[derive(Debug)]
 pub struct Solutions {
-    pub kind: Kind,
+    pub format: Format,
     /// Number (from 1) of the first solution kept.
     pub from: usize,
     pub pictures: Vec<Picture>,
@@ -206,11 +91,12 @@ pub struct Solutions {
 }
 
 /// Reads solutions `from ..= from + count - 1` (numbered from 1) of a
-/// solutions file, counting them all. `kind`: as given, or guessed from the
-/// first solution.
+/// solutions file, counting them all. `format`: as given, or guessed among
+/// `formats` from the first solution.
 pub fn read(
     path: &Path,
-    kind: Option<Kind>,
+    formats: &[Format],
+    format: Option<Format>,
     from: usize,
     count: usize,
 ) -> Result<Solutions, InputError> {
@@ -220,7 +106,7 @@ pub fn read(
         return Err(InputError::file(&name, "is a directory, not a file"));
     }
     let mut reader = std::io::BufReader::new(file);
-    let mut kind = kind;
+    let mut format = format;
     let mut pictures = Vec::new();
     let mut total = 0;
     let mut block = String::new();
@@ -233,12 +119,19 @@ pub fn read(
         }
         *total += 1;
         if *total >= from && *total < from.saturating_add(count) {
-            let k = *kind.get_or_insert_with(|| Kind::guess(block));
-            let picture = Picture::parse(k, block).map_err(|(r, why)| {
+            let f = match format {
+                Some(f) => f,
+                None => {
+                    let f = guess(formats, block)
+                        .ok_or_else(|| InputError::file(&name, "no puzzle draws solutions"))?;
+                    *format.insert(f)
+                }
+            };
+            let picture = (f.picture)(block).map_err(|e| {
                 InputError::line(
                     &name,
-                    block_line + r,
-                    format!("solution {total}: {why} (read as {})", k.name()),
+                    block_line + e.line,
+                    format!("solution {total}: {} (read as {})", e.message, f.title),
                 )
             })?;
             pictures.push(picture);
@@ -290,54 +183,13 @@ pub fn read(
             format!("holds {total} solution(s): there is no solution {from}"),
         ));
     }
+    let format = format
+        .or_else(|| formats.last().copied())
+        .ok_or_else(|| InputError::file(&name, "no puzzle draws solutions"))?;
     Ok(Solutions {
-        kind: kind.unwrap_or(Kind::Pack),
+        format,
         from,
         pictures,
         total,
     })
-}
-
-#[cfg(test)]
-mod test {
-    use super::*;
-
-    #[test]
-    fn kinds_are_told_apart() {
-        assert_eq!(Kind::guess(".Q..\n...Q\nQ...\n..Q."), Kind::Queens);
-        assert_eq!(Kind::guess("#..\n.#.\n..."), Kind::Hitori);
-        assert_eq!(Kind::guess(" 2  7  6\n 9  5  1\n 4  3  8"), Kind::Magic);
-        assert_eq!(Kind::guess("AAB\nCCB"), Kind::Pack);
-        assert_eq!(Kind::guess("aab abb\nccc ccb"), Kind::Pack);
-    }
-
-    #[test]
-    fn pictures_parse_and_bad_blocks_name_their_line() {
-        let q = Picture::parse(Kind::Queens, ".Q..\n...Q\nQ...\n..Q.").unwrap();
-        assert_eq!(
-            q,
-            Picture::Queens {
-                cols: vec![1, 3, 0, 2]
-            }
-        );
-        assert_eq!(
-            Picture::parse(Kind::Queens, ".Q..\nQQ..\nQ...\n..Q.")
-                .unwrap_err()
-                .0,
-            1
-        );
-        let p = Picture::parse(Kind::Pack, "ab. ..c\nab. ddc").unwrap();
-        let Picture::Pack { layers } = &p else {
-            panic!()
-        };
-        assert_eq!(layers.len(), 2);
-        assert_eq!(layers[1][1], vec![Some('d'), Some('d'), Some('c')]);
-        assert_eq!(layers[0][0][2], None);
-        assert_eq!(p.size(), (2, 3));
-        assert_eq!(Picture::parse(Kind::Pack, "ab ab\nab").unwrap_err().0, 1);
-        let m = Picture::parse(Kind::Magic, "2 7 6\n9 5 1\n4 3 8").unwrap();
-        assert_eq!(m.size(), (3, 3));
-        assert!(Picture::parse(Kind::Magic, "2 7\n9 x").is_err());
-        assert!(Picture::parse(Kind::Hitori, "#.\n#").is_err());
-    }
 }

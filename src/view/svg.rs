@@ -1,9 +1,9 @@
 //! One solution as SVG. Every cell is a `rect` that says what it is
-//! (`data-cell="row,col"`, or `"layer,row,col"` in 3D, and `data-piece`,
-//! `data-shaded`, `data-queen` or `data-value`), so pages and tests can find
-//! a cell's content from the DOM.
+//! (`data-cell="row,col"`, or `"layer,row,col"` in 3D, then the cell's own
+//! `data-*` attributes, such as `data-piece` or `data-value`), so pages and
+//! tests can find a cell's content from the DOM.
 
-use super::Picture;
+use super::picture::{Cell, Fill, Picture};
 use std::collections::BTreeMap;
 use std::fmt::Write;
 
@@ -15,11 +15,11 @@ const PALETTE: [&str; 20] = [
     "#808000", "#ffd8b1", "#000075", "#808080",
 ];
 
-/// How to draw: a colour per piece label, Hitori's numbers.
+/// How to draw: a colour per label, the puzzle's numbers.
 #[derive(Debug, Clone, Default)]
 pub struct Style {
     pub colours: BTreeMap<char, String>,
-    /// Hitori: the puzzle's numbers, row by row.
+    /// The puzzle's numbers, row by row (`hysolve view --puzzle`).
     pub numbers: Option<Vec<u64>>,
 }
 
@@ -27,11 +27,9 @@ impl Style {
     /// A colour for every piece label in `pictures`, in label order.
     pub fn for_pictures(pictures: &[Picture]) -> Style {
         let mut labels = std::collections::BTreeSet::new();
-        for p in pictures {
-            if let Picture::Pack { layers } = p {
-                for row in layers.iter().flatten() {
-                    labels.extend(row.iter().flatten().copied());
-                }
+        for cell in pictures.iter().flat_map(Picture::cells) {
+            if let Fill::Label(l) = cell.fill {
+                labels.insert(l);
             }
         }
         let n = labels.len();
@@ -90,10 +88,7 @@ const CAPTION: usize = 18;
 /// and a white background), rather than an element inside a page.
 pub fn draw(picture: &Picture, style: &Style, standalone: bool) -> String {
     let (rows, cols) = picture.size();
-    let depth = match picture {
-        Picture::Pack { layers } => layers.len().max(1),
-        _ => 1,
-    };
+    let depth = picture.depth();
     let cell = (560 / rows.max(cols * depth).max(1)).clamp(6, 44);
     let caption = if depth > 1 { CAPTION } else { 0 };
     let width = 2 * MARGIN + depth * cols * cell + (depth - 1) * LAYER_GAP;
@@ -115,174 +110,171 @@ pub fn draw(picture: &Picture, style: &Style, standalone: bool) -> String {
             "<rect width=\"{width}\" height=\"{height}\" fill=\"#fff\"/>"
         );
     }
-    let font = cell * 11 / 20;
-    let text = |s: &mut String, x: usize, y: usize, fill: &str, body: &str| {
-        if cell >= 12 {
+    for (z, layer) in picture.layers.iter().enumerate() {
+        let left = MARGIN + z * (cols * cell + LAYER_GAP);
+        let top = MARGIN + caption;
+        if depth > 1 {
             let _ = write!(
                 s,
-                "<text x=\"{}\" y=\"{}\" font-size=\"{font}\" fill=\"{fill}\" pointer-events=\"none\">{}</text>",
-                x + cell / 2,
-                y + cell / 2,
-                escape(body)
+                "<text x=\"{}\" y=\"{}\" font-size=\"13\" fill=\"#333\">layer {}</text>",
+                left + cols * cell / 2,
+                MARGIN + CAPTION / 2,
+                z + 1
             );
         }
-    };
-    match picture {
-        Picture::Queens { cols: queens } => {
-            let n = queens.len();
-            for (r, &q) in queens.iter().enumerate() {
-                for c in 0..n {
-                    let (x, y) = (MARGIN + c * cell, MARGIN + r * cell);
-                    let fill = if (r + c) % 2 == 0 {
-                        "#f0d9b5"
-                    } else {
-                        "#b58863"
-                    };
-                    let queen = if c == q { " data-queen=\"1\"" } else { "" };
-                    let _ = write!(
-                        s,
-                        "<rect data-cell=\"{r},{c}\"{queen} x=\"{x}\" y=\"{y}\" width=\"{cell}\" height=\"{cell}\" fill=\"{fill}\"/>"
-                    );
-                    if c == q {
-                        let _ = write!(
-                            s,
-                            "<circle cx=\"{}\" cy=\"{}\" r=\"{}\" fill=\"#1b1b1b\" stroke=\"#fff\" stroke-width=\"1\"/>",
-                            x + cell / 2,
-                            y + cell / 2,
-                            (cell * 3 / 10).max(2)
-                        );
-                    }
-                }
-            }
-        }
-        Picture::Hitori { cols, shaded, .. } => {
-            for (i, &dark) in shaded.iter().enumerate() {
-                let (r, c) = (i / cols, i % cols);
-                let (x, y) = (MARGIN + c * cell, MARGIN + r * cell);
-                let (fill, ink) = if dark {
-                    ("#222", "#fff")
+        for (r, row) in layer.iter().enumerate() {
+            for (c, content) in row.iter().enumerate() {
+                let at = if depth > 1 {
+                    format!("{z},{r},{c}")
                 } else {
-                    ("#fff", "#000")
+                    format!("{r},{c}")
                 };
-                let _ = write!(
-                    s,
-                    "<rect data-cell=\"{r},{c}\" data-shaded=\"{}\" x=\"{x}\" y=\"{y}\" width=\"{cell}\" height=\"{cell}\" fill=\"{fill}\" stroke=\"#999\"/>",
-                    u8::from(dark)
+                let number = style
+                    .numbers
+                    .as_ref()
+                    .and_then(|n| n.get(r * cols + c))
+                    .filter(|_| z == 0);
+                draw_cell(
+                    &mut s,
+                    content,
+                    &at,
+                    (left + c * cell, top + r * cell),
+                    cell,
+                    style,
+                    number,
                 );
-                if let Some(v) = style.numbers.as_ref().and_then(|n| n.get(i)) {
-                    text(&mut s, x, y, ink, &v.to_string());
-                }
             }
         }
-        Picture::Magic { n, values } => {
-            for (i, v) in values.iter().enumerate() {
-                let (r, c) = (i / n, i % n);
-                let (x, y) = (MARGIN + c * cell, MARGIN + r * cell);
-                let _ = write!(
-                    s,
-                    "<rect data-cell=\"{r},{c}\" data-value=\"{v}\" x=\"{x}\" y=\"{y}\" width=\"{cell}\" height=\"{cell}\" fill=\"#fff\" stroke=\"#555\"/>"
-                );
-                text(&mut s, x, y, "#000", &v.to_string());
-            }
-        }
-        Picture::Pack { layers } => {
-            for (z, layer) in layers.iter().enumerate() {
-                let left = MARGIN + z * (cols * cell + LAYER_GAP);
-                let top = MARGIN + caption;
-                if depth > 1 {
-                    let _ = write!(
-                        s,
-                        "<text x=\"{}\" y=\"{}\" font-size=\"13\" fill=\"#333\">layer {}</text>",
-                        left + cols * cell / 2,
-                        MARGIN + CAPTION / 2,
-                        z + 1
-                    );
-                }
-                for (r, row) in layer.iter().enumerate() {
-                    for (c, label) in row.iter().enumerate() {
-                        let (x, y) = (left + c * cell, top + r * cell);
-                        let at = if depth > 1 {
-                            format!("{z},{r},{c}")
-                        } else {
-                            format!("{r},{c}")
-                        };
-                        match label {
-                            Some(l) => {
-                                let colour = style.colours.get(l).map_or("#ccc", String::as_str);
-                                let _ = write!(
-                                    s,
-                                    "<rect data-cell=\"{at}\" data-piece=\"{}\" x=\"{x}\" y=\"{y}\" width=\"{cell}\" height=\"{cell}\" fill=\"{colour}\"/>",
-                                    escape(&l.to_string())
-                                );
-                                text(&mut s, x, y, ink_on(colour), &l.to_string());
-                            }
-                            None => {
-                                let _ = write!(
-                                    s,
-                                    "<rect data-cell=\"{at}\" x=\"{x}\" y=\"{y}\" width=\"{cell}\" height=\"{cell}\" fill=\"#f4f4f4\" stroke=\"#ddd\"/>"
-                                );
-                            }
-                        }
-                    }
-                }
-                // Piece outlines: a thick edge wherever neighbours differ.
-                let mut path = String::new();
-                for (r, row) in layer.iter().enumerate() {
-                    for (c, label) in row.iter().enumerate() {
-                        let (x, y) = (left + c * cell, top + r * cell);
-                        let right = row.get(c + 1).copied().flatten();
-                        if label.is_some() && (c + 1 == row.len() || right != *label) {
-                            let _ = write!(path, "M{} {}v{cell}", x + cell, y);
-                        }
-                        if label.is_some() && (c == 0 || row[c - 1] != *label) {
-                            let _ = write!(path, "M{x} {y}v{cell}");
-                        }
-                        let below = layer.get(r + 1).and_then(|b| b[c]);
-                        if label.is_some() && (r + 1 == layer.len() || below != *label) {
-                            let _ = write!(path, "M{} {}h{cell}", x, y + cell);
-                        }
-                        if label.is_some() && (r == 0 || layer[r - 1][c] != *label) {
-                            let _ = write!(path, "M{x} {y}h{cell}");
-                        }
-                    }
-                }
-                let _ = write!(
-                    s,
-                    "<path d=\"{path}\" fill=\"none\" stroke=\"#222\" stroke-width=\"2\" stroke-linecap=\"square\"/>"
-                );
-            }
+        if layer.iter().flatten().any(|c| c.group.is_some()) {
+            outline(&mut s, layer, left, top, cell);
         }
     }
     s.push_str("</svg>");
     s
 }
 
+/// One cell at `(x, y)`, `size` wide; `number`: the puzzle's, if shown.
+fn draw_cell(
+    s: &mut String,
+    cell: &Cell,
+    at: &str,
+    (x, y): (usize, usize),
+    size: usize,
+    style: &Style,
+    number: Option<&u64>,
+) {
+    let fill = match cell.fill {
+        Fill::Colour(c) => c,
+        Fill::Label(l) => style.colours.get(&l).map_or("#ccc", String::as_str),
+    };
+    let _ = write!(s, "<rect data-cell=\"{at}\"");
+    for (name, value) in &cell.data {
+        let _ = write!(s, " {name}=\"{}\"", escape(value));
+    }
+    let _ = write!(
+        s,
+        " x=\"{x}\" y=\"{y}\" width=\"{size}\" height=\"{size}\" fill=\"{fill}\""
+    );
+    if let Some(stroke) = cell.stroke {
+        let _ = write!(s, " stroke=\"{stroke}\"");
+    }
+    s.push_str("/>");
+    if cell.disc {
+        let _ = write!(
+            s,
+            "<circle cx=\"{}\" cy=\"{}\" r=\"{}\" fill=\"#1b1b1b\" stroke=\"#fff\" stroke-width=\"1\"/>",
+            x + size / 2,
+            y + size / 2,
+            (size * 3 / 10).max(2)
+        );
+    }
+    let text = match (&cell.text, cell.number_ink.zip(number)) {
+        (Some((body, ink)), _) => Some((body.clone(), ink.unwrap_or_else(|| ink_on(fill)))),
+        (None, Some((ink, n))) => Some((n.to_string(), ink)),
+        (None, None) => None,
+    };
+    if let Some((body, ink)) = text
+        && size >= 12
+    {
+        let _ = write!(
+            s,
+            "<text x=\"{}\" y=\"{}\" font-size=\"{}\" fill=\"{ink}\" pointer-events=\"none\">{}</text>",
+            x + size / 2,
+            y + size / 2,
+            size * 11 / 20,
+            escape(&body)
+        );
+    }
+}
+
+/// A thick edge wherever a grouped cell meets a cell of another group (or
+/// the edge of the layer).
+fn outline(s: &mut String, layer: &[Vec<Cell>], left: usize, top: usize, cell: usize) {
+    let group = |r: usize, c: usize| {
+        layer
+            .get(r)
+            .and_then(|row| row.get(c))
+            .and_then(|x| x.group)
+    };
+    let mut path = String::new();
+    for (r, row) in layer.iter().enumerate() {
+        for (c, here) in row.iter().enumerate() {
+            let Some(g) = here.group else { continue };
+            let (x, y) = (left + c * cell, top + r * cell);
+            if group(r, c + 1) != Some(g) {
+                let _ = write!(path, "M{} {}v{cell}", x + cell, y);
+            }
+            if c == 0 || group(r, c - 1) != Some(g) {
+                let _ = write!(path, "M{x} {y}v{cell}");
+            }
+            if group(r + 1, c) != Some(g) {
+                let _ = write!(path, "M{} {}h{cell}", x, y + cell);
+            }
+            if r == 0 || group(r - 1, c) != Some(g) {
+                let _ = write!(path, "M{x} {y}h{cell}");
+            }
+        }
+    }
+    let _ = write!(
+        s,
+        "<path d=\"{path}\" fill=\"none\" stroke=\"#222\" stroke-width=\"2\" stroke-linecap=\"square\"/>"
+    );
+}
+
 #[cfg(test)]
 mod test {
     use super::*;
-    use crate::view::Kind;
+
+    fn piece(l: char) -> Cell {
+        let mut c = Cell::new(Fill::Label(l))
+            .data("data-piece", l)
+            .text(l, None);
+        c.group = Some(l);
+        c
+    }
 
     #[test]
     fn cells_carry_their_content() {
-        let p = Picture::parse(Kind::Pack, "AAB\nC.B").unwrap();
+        let hole = || Cell::new(Fill::Colour("#f4f4f4")).stroke("#ddd");
+        let p = Picture::flat(vec![
+            vec![piece('A'), piece('A'), piece('B')],
+            vec![piece('C'), hole(), piece('&')],
+        ]);
         let style = Style::for_pictures(std::slice::from_ref(&p));
         let svg = draw(&p, &style, true);
         assert!(svg.starts_with("<svg xmlns=\"http://www.w3.org/2000/svg\""));
         assert!(svg.contains("data-cell=\"0,2\" data-piece=\"B\""));
+        assert!(svg.contains("data-cell=\"1,2\" data-piece=\"&amp;\""));
         assert!(svg.contains("data-cell=\"1,1\" x="), "a hole has no piece");
         assert_eq!(svg.matches("data-piece=").count(), 5);
+        assert!(svg.contains("<path d=\"M"), "pieces are outlined");
         assert!(!draw(&p, &style, false).contains("xmlns"));
-        let q = Picture::parse(Kind::Queens, ".Q..\n...Q\nQ...\n..Q.").unwrap();
-        let svg = draw(&q, &Style::default(), false);
-        assert!(svg.contains("data-cell=\"2,0\" data-queen=\"1\""));
-        assert_eq!(svg.matches("<circle").count(), 4);
-        let layered = Picture::parse(Kind::Pack, "ab ba\n<& &<").unwrap();
-        let svg = draw(
-            &layered,
-            &Style::for_pictures(std::slice::from_ref(&layered)),
-            false,
-        );
-        assert!(svg.contains("data-cell=\"1,1,0\" data-piece=\"&amp;\""));
+        let layered = Picture {
+            layers: vec![vec![vec![piece('a')]], vec![vec![piece('b')]]],
+            caption: String::new(),
+        };
+        let svg = draw(&layered, &Style::default(), false);
+        assert!(svg.contains("data-cell=\"1,0,0\" data-piece=\"b\""));
         assert!(svg.contains(">layer 2</text>"));
     }
 }

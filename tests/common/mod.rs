@@ -109,16 +109,9 @@ pub fn run_threads<P: hysolve::engine::Problem>(
     ranks: usize,
     threads: usize,
 ) -> (hysolve::cluster::Outcome, Vec<u8>) {
-    let config = hysolve::cluster::RunConfig {
-        mode,
-        threads,
-        prefixes_per_worker: 4,
-        started: std::time::Instant::now(),
-        progress: false,
-        limit: None,
-        checkpoint: None,
-        interrupt: None,
-    };
+    let config = hysolve::cluster::RunConfig::new(mode)
+        .threads(threads)
+        .prefixes_per_worker(4);
     let mut sink = Vec::new();
     let outcome = hysolve::cluster::run_threaded(problem.clone(), &config, ranks, &mut sink)
         .expect("the run succeeds");

@@ -204,11 +204,6 @@ impl<N: Clone + Send + 'static> RankPool<N> {
         self.shared.remote_wanted.store(false, Ordering::SeqCst);
     }
 
-    /// Tasks given and not finished.
-    pub fn pending(&self) -> usize {
-        self.shared.pending.load(Ordering::SeqCst)
-    }
-
     /// Tells the pool how deep the master's initial prefixes are, so that
     /// [`RankPool::progress`] can count them.
     pub fn set_initial_depth(&self, depth: usize) {

@@ -18,6 +18,7 @@ use super::Hitori;
 use super::grid::Grid;
 use super::verify::parse_solution;
 use crate::engine::{Mode, sequential};
+use crate::problems::PuzzleError;
 use rand::seq::SliceRandom;
 use rand::{RngExt, SeedableRng};
 use rand_xorshift::XorShiftRng;
@@ -38,11 +39,11 @@ pub struct Generated {
 }
 
 /// Generates a `rows` x `cols` puzzle with exactly one solution.
-pub fn generate(rows: usize, cols: usize, seed: u64) -> Result<Generated, String> {
+pub fn generate(rows: usize, cols: usize, seed: u64) -> Result<Generated, PuzzleError> {
     if !(2..=MAX_SIDE).contains(&rows) || !(2..=MAX_SIDE).contains(&cols) {
-        return Err(format!(
+        return Err(PuzzleError::Argument(format!(
             "generate hitori: sides must be between 2 and {MAX_SIDE}, got {rows}x{cols}"
-        ));
+        )));
     }
     let mut rng = XorShiftRng::seed_from_u64(seed);
     let max_repairs = 4 * (rows * cols).max(64);
@@ -189,17 +190,17 @@ fn repair(grid: &mut Grid, ours: &[bool], other: &[bool], rng: &mut XorShiftRng)
 /// or column that share a number. Each group keeps one cell unshaded, so the
 /// grid has up to 2 or 3 solutions per group, fewer where groups interact
 /// (shaded cells that would touch or cut the unshaded region).
-pub fn open_grid(rows: usize, cols: usize, groups: usize, seed: u64) -> Result<Grid, String> {
+pub fn open_grid(rows: usize, cols: usize, groups: usize, seed: u64) -> Result<Grid, PuzzleError> {
     if !(2..=MAX_SIDE).contains(&rows) || !(2..=MAX_SIDE).contains(&cols) {
-        return Err(format!(
+        return Err(PuzzleError::Argument(format!(
             "generate hitori: sides must be between 2 and {MAX_SIDE}, got {rows}x{cols}"
-        ));
+        )));
     }
     let n = rows * cols;
     if groups * 3 > n {
-        return Err(format!(
+        return Err(PuzzleError::Argument(format!(
             "generate hitori: {groups} groups do not fit in {rows}x{cols} cells"
-        ));
+        )));
     }
     let mut rng = XorShiftRng::seed_from_u64(seed);
     let mut values: Vec<u32> = (1..=n as u32).collect();
@@ -235,9 +236,9 @@ pub fn open_grid(rows: usize, cols: usize, groups: usize, seed: u64) -> Result<G
         made += 1;
     }
     if made < groups {
-        return Err(format!(
+        return Err(PuzzleError::Argument(format!(
             "generate hitori: could place only {made} of {groups} groups"
-        ));
+        )));
     }
     Ok(Grid::new(rows, cols, values))
 }

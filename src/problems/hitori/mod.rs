@@ -14,9 +14,11 @@
 //! propagated, dead ones dropped). A node with no unknown cell left is a
 //! solution.
 
+pub mod door;
 pub mod generate;
 pub mod grid;
 pub mod rules;
+pub mod solution;
 pub mod solver;
 pub mod verify;
 
@@ -71,13 +73,6 @@ impl Hitori {
 
     pub fn grid(&self) -> &Grid {
         &self.grid
-    }
-
-    /// How many cells the opening rules and the first propagation decided.
-    pub fn decided_at_root(&self) -> usize {
-        self.root
-            .as_ref()
-            .map_or(0, |s| self.grid.len() - s.unknown as usize)
     }
 }
 

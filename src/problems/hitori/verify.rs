@@ -2,34 +2,20 @@
 //! the plainest code possible: it shares nothing with the solver but the grid.
 
 use super::grid::Grid;
+use super::solution::Solution;
 use std::collections::{HashSet, VecDeque};
 
 /// Reads a solution in the `.solution` format (`#` shaded, `.` unshaded, one
-/// row per line) for a `rows` x `cols` grid.
+/// row per line) for a `rows` x `cols` grid, with the shared parser.
 pub fn parse_solution(text: &str, rows: usize, cols: usize) -> Result<Vec<bool>, String> {
-    let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
-    if lines.len() != rows {
-        return Err(format!("{} rows, expected {rows}", lines.len()));
+    let s = Solution::parse(text).map_err(|e| e.to_string())?;
+    if (s.rows, s.cols) != (rows, cols) {
+        return Err(format!(
+            "{}x{} cells, expected {rows}x{cols}",
+            s.rows, s.cols
+        ));
     }
-    let mut shaded = Vec::with_capacity(rows * cols);
-    for (r, line) in lines.iter().enumerate() {
-        let line = line.trim_end();
-        if line.chars().count() != cols {
-            return Err(format!(
-                "row {} has {} cells, expected {cols}",
-                r + 1,
-                line.len()
-            ));
-        }
-        for ch in line.chars() {
-            match ch {
-                '#' => shaded.push(true),
-                '.' => shaded.push(false),
-                other => return Err(format!("row {}: unexpected '{other}'", r + 1)),
-            }
-        }
-    }
-    Ok(shaded)
+    Ok(s.shaded)
 }
 
 /// Checks the four rules; says which one fails, and where.

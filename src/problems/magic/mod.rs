@@ -14,12 +14,15 @@
 //! Counting below a cut-off depth runs in place (place, recurse, undo), with
 //! no allocation; the generic walk above it clones nodes.
 
+pub mod door;
 pub mod plan;
+pub mod solution;
 pub mod square;
 pub mod verify;
 
 use crate::engine::{Problem, SubtreeCount};
-use crate::problems::input::{InputError, read_text};
+use crate::problems::PuzzleError;
+use crate::problems::input::read_text;
 use plan::{MAX_LINES, Plan, Step};
 use square::Given;
 use std::path::Path;
@@ -53,10 +56,14 @@ pub struct Magic {
 impl Magic {
     /// Prepares a search for the completions of `given`. `distinct`: count
     /// squares up to the 8 symmetries of the square (nothing may be given).
-    pub fn new(given: Given, name: impl Into<String>, distinct: bool) -> Result<Magic, String> {
+    pub fn new(
+        given: Given,
+        name: impl Into<String>,
+        distinct: bool,
+    ) -> Result<Magic, PuzzleError> {
         let n = given.n;
         if distinct && given.cells.iter().any(|&v| v != 0) {
-            return Err("magic: --distinct counts squares up to symmetry, so nothing may be given (use --empty N)".to_owned());
+            return Err(PuzzleError::Instance("magic: --distinct counts squares up to symmetry, so nothing may be given (use --empty N)".to_owned()));
         }
         // Symmetry breaking: the top-left corner is the smallest corner, and
         // the top-right one is smaller than the bottom-left one. Of the 8
@@ -88,10 +95,10 @@ impl Magic {
     }
 
     /// Reads a square file (errors name its line and column).
-    pub fn from_file(path: &Path, distinct: bool) -> Result<Magic, String> {
-        let text = read_text(path, 1 << 20).map_err(|e| e.to_string())?;
+    pub fn from_file(path: &Path, distinct: bool) -> Result<Magic, PuzzleError> {
+        let text = read_text(path, 1 << 20)?;
         let name = path.display().to_string();
-        let given = Given::parse(&text, &name).map_err(|e: InputError| e.to_string())?;
+        let given = Given::parse(&text, &name)?;
         let short = path
             .file_name()
             .map_or(name.clone(), |n| n.to_string_lossy().into_owned());

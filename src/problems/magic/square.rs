@@ -1,5 +1,6 @@
 //! The input: n rows of n integers, `-1` for an empty cell.
 
+use crate::problems::PuzzleError;
 use crate::problems::input::{InputError, words};
 
 /// The largest order: numbers up to 256 fit the solver's bitset.
@@ -14,11 +15,11 @@ pub struct Given {
 
 impl Given {
     /// The square with nothing given.
-    pub fn empty(n: usize) -> Result<Given, String> {
+    pub fn empty(n: usize) -> Result<Given, PuzzleError> {
         if !(1..=MAX_N).contains(&n) {
-            return Err(format!(
+            return Err(PuzzleError::Argument(format!(
                 "magic: the order must be between 1 and {MAX_N}, got {n}"
-            ));
+            )));
         }
         Ok(Given {
             n,

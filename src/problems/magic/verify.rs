@@ -1,33 +1,23 @@
 //! An independent check of a completed square: it shares nothing with the
 //! solver but the input.
 
+use super::solution::Solution;
 use super::square::Given;
 
-/// Reads a square as `render` writes it: n rows of n numbers.
+/// Reads a square as `render` writes it (n rows of n numbers), with the
+/// shared parser.
 pub fn parse_square(text: &str, n: usize) -> Result<Vec<u16>, String> {
-    let rows: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
-    if rows.len() != n {
-        return Err(format!("{} rows, expected {n}", rows.len()));
+    let s = Solution::parse(text).map_err(|e| e.to_string())?;
+    if s.n != n {
+        return Err(format!("{} rows, expected {n}", s.n));
     }
-    let mut out = Vec::with_capacity(n * n);
-    for (r, row) in rows.iter().enumerate() {
-        let nums: Vec<u16> = row
-            .split_whitespace()
-            .map(|w| {
-                w.parse()
-                    .map_err(|_| format!("row {}: '{w}' is not a number", r + 1))
-            })
-            .collect::<Result<_, _>>()?;
-        if nums.len() != n {
-            return Err(format!(
-                "row {} has {} numbers, expected {n}",
-                r + 1,
-                nums.len()
-            ));
-        }
-        out.extend(nums);
-    }
-    Ok(out)
+    s.values
+        .iter()
+        .map(|&v| {
+            u16::try_from(v)
+                .map_err(|_| format!("{v} is larger than any number of a square of order {n}"))
+        })
+        .collect()
 }
 
 /// Checks that `square` is a normal magic square completing `given`.

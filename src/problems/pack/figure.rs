@@ -4,6 +4,7 @@
 //! as layers separated by a blank line; `%` starts a comment line. Shorter
 //! rows and layers are padded with holes.
 
+use crate::problems::PuzzleError;
 use crate::problems::input::{InputError, read_text};
 use std::path::Path;
 
@@ -29,18 +30,22 @@ pub const BUILT_IN: [(&str, &str, &str); 1] = [(
 
 impl Figure {
     /// A full box `WxH` or `WxHxD`.
-    pub fn parse_box(spec: &str) -> Result<Figure, String> {
+    pub fn parse_box(spec: &str) -> Result<Figure, PuzzleError> {
         let sizes: Vec<usize> = spec
             .split('x')
             .map(|s| s.parse::<usize>().ok().filter(|&v| v >= 1))
             .collect::<Option<_>>()
             .filter(|v: &Vec<usize>| v.len() == 2 || v.len() == 3)
             .ok_or_else(|| {
-                format!("--board '{spec}': expected WxH or WxHxD with sizes of 1 or more")
+                PuzzleError::Argument(format!(
+                    "--board '{spec}': expected WxH or WxHxD with sizes of 1 or more"
+                ))
             })?;
         let (w, h, d) = (sizes[0], sizes[1], sizes.get(2).copied().unwrap_or(1));
         if w.saturating_mul(h).saturating_mul(d) > MAX_BOX {
-            return Err(format!("--board '{spec}': more than {MAX_BOX} cells"));
+            return Err(PuzzleError::Argument(format!(
+                "--board '{spec}': more than {MAX_BOX} cells"
+            )));
         }
         Ok(Figure {
             name: spec.to_owned(),
@@ -169,6 +174,7 @@ mod tests {
         assert!(
             Figure::parse_box("100x100")
                 .unwrap_err()
+                .to_string()
                 .contains("more than 512")
         );
         let f = Figure::parse("% a step\n##\n#\n\n##\n##\n", "f").unwrap();

@@ -21,13 +21,16 @@
 //! one placement per orbit.
 
 pub mod bits;
+pub mod door;
 pub mod figure;
 pub mod geometry;
 pub mod pieces;
+pub mod solution;
 pub mod symmetry;
 pub mod verify;
 
 use crate::engine::{Problem, SubtreeCount};
+use crate::problems::{Job, PuzzleError, job};
 use bits::Bits;
 use figure::Figure;
 use pieces::{MAX_KINDS, MAX_PIECES, PieceSet};
@@ -67,7 +70,7 @@ const LABELS: &str = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz012345
 const _: () = assert!(LABELS.len() >= MAX_KINDS);
 
 /// One distinct character per kind: the first character of each name when
-/// those are distinct, else the kinds in order through [`LABELS`].
+/// those are distinct, else the kinds in order through `LABELS` (A-Z, a-z, 0-9).
 pub fn labels(set: &PieceSet) -> Vec<char> {
     let firsts: Vec<char> = set
         .kinds
@@ -83,20 +86,20 @@ pub fn labels(set: &PieceSet) -> Vec<char> {
 
 impl Layout {
     /// Checks that the pieces can cover the figure and lists every placement.
-    pub fn new(set: PieceSet, shown: Figure) -> Result<Layout, String> {
+    pub fn new(set: PieceSet, shown: Figure) -> Result<Layout, PuzzleError> {
         let figure = &shown;
         let (need, have) = (figure.cells(), set.cells());
         if need != have {
-            return Err(format!(
-                "the figure {} has {need} cells but the pieces of {} cover {have}",
+            return Err(PuzzleError::Instance(format!(
+                "pack: the figure {} has {need} cells but the pieces of {} cover {have}",
                 figure.name, set.name
-            ));
+            )));
         }
         if figure.d > 1 && !set.three_d {
-            return Err(format!(
-                "the figure {} is three-dimensional but the pieces of {} are flat",
+            return Err(PuzzleError::Instance(format!(
+                "pack: the figure {} is three-dimensional but the pieces of {} are flat",
                 figure.name, set.name
-            ));
+            )));
         }
         let labels = labels(&set);
         // Axis k of the search is axis order[k] of the figure as given; flat
@@ -163,6 +166,18 @@ impl Layout {
     /// Board words needed for the figure's bounding box.
     pub fn words(&self) -> usize {
         (self.figure.w * self.figure.h * self.figure.d).div_ceil(64)
+    }
+
+    /// The search for this layout, on the smallest board it fits: each
+    /// board size is compiled separately, so the hot loop works on a fixed
+    /// number of words.
+    pub fn into_job(self, distinct: bool) -> Result<Box<dyn Job>, PuzzleError> {
+        Ok(match self.words() {
+            1 => job(Pack::<1>::new(self, distinct)?, None),
+            2 => job(Pack::<2>::new(self, distinct)?, None),
+            3 | 4 => job(Pack::<4>::new(self, distinct)?, None),
+            _ => job(Pack::<8>::new(self, distinct)?, None),
+        })
     }
 }
 
@@ -258,7 +273,7 @@ impl<const W: usize> Edges<W> {
 impl<const W: usize> Pack<W> {
     /// Prepares the search; `W` must be `layout.words()` rounded up to a
     /// supported size.
-    pub fn new(layout: Layout, distinct: bool) -> Result<Pack<W>, String> {
+    pub fn new(layout: Layout, distinct: bool) -> Result<Pack<W>, PuzzleError> {
         assert!(layout.words() <= W, "board too large for {W} words");
         let f = &layout.figure;
         let masks: Vec<Bits<W>> = layout

@@ -19,6 +19,7 @@
 
 use super::Layout;
 use super::geometry::{Transform, normalize, orientations};
+use crate::problems::PuzzleError;
 use std::collections::HashMap;
 
 /// What the search needs to count one packing per class.
@@ -48,7 +49,7 @@ struct Symmetry {
 }
 
 impl Breaking {
-    pub fn new(layout: &Layout, distinct: bool) -> Result<Breaking, String> {
+    pub fn new(layout: &Layout, distinct: bool) -> Result<Breaking, PuzzleError> {
         let n = layout.placements.len();
         let identity = Breaking {
             allowed: vec![true; n],
@@ -75,7 +76,11 @@ impl Breaking {
                 mapped.sort_unstable();
                 let p = index
                     .get(&(g.kinds[*k as usize], mapped.as_slice()))
-                    .ok_or("internal: a symmetry maps a placement outside the list")?;
+                    .ok_or_else(|| {
+                        PuzzleError::Instance(
+                            "pack: internal: a symmetry maps a placement outside the list".into(),
+                        )
+                    })?;
                 img.push(*p);
             }
             images.push(img);

@@ -6,6 +6,7 @@
 
 use super::figure::Figure;
 use super::pieces::{Cell, PieceSet};
+use super::solution::Solution;
 
 /// Axis permutations with their parity (+1 even, -1 odd).
 const PERMUTATIONS: [([usize; 3], i32); 6] = [
@@ -54,36 +55,21 @@ fn legal_shapes(cells: &[Cell], three_d: bool) -> Vec<Vec<Cell>> {
 }
 
 /// Reads a packing as `render` writes it into one label per box cell
-/// (`None` for `.`).
+/// (`None` for `.`), with the shared parser.
 pub fn parse_packing(text: &str, f: &Figure) -> Result<Vec<Option<char>>, String> {
-    let rows: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
-    if rows.len() != f.h {
-        return Err(format!("{} rows, expected {}", rows.len(), f.h));
+    let s = Solution::parse(text).map_err(|e| e.to_string())?;
+    if s.size() != (f.w, f.h, f.d) {
+        let (w, h, d) = s.size();
+        return Err(format!(
+            "a {w}x{h}x{d} packing, expected {}x{}x{}",
+            f.w, f.h, f.d
+        ));
     }
     let mut out = vec![None; f.w * f.h * f.d];
-    for (y, row) in rows.iter().enumerate() {
-        let layers: Vec<&str> = row.split(' ').collect();
-        if layers.len() != f.d {
-            return Err(format!(
-                "row {} has {} layers, expected {}",
-                y + 1,
-                layers.len(),
-                f.d
-            ));
-        }
-        for (z, layer) in layers.iter().enumerate() {
-            let chars: Vec<char> = layer.chars().collect();
-            if chars.len() != f.w {
-                return Err(format!(
-                    "row {} layer {} has {} cells, expected {}",
-                    y + 1,
-                    z + 1,
-                    chars.len(),
-                    f.w
-                ));
-            }
-            for (x, &ch) in chars.iter().enumerate() {
-                out[x + f.w * (y + f.h * z)] = (ch != '.').then_some(ch);
+    for (z, layer) in s.layers.iter().enumerate() {
+        for (y, row) in layer.iter().enumerate() {
+            for (x, &label) in row.iter().enumerate() {
+                out[x + f.w * (y + f.h * z)] = label;
             }
         }
     }

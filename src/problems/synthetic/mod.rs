@@ -15,7 +15,10 @@
 //! solutions are the very last leaves in child order, behind every dead
 //! subtree (the worst case for `first` mode).
 
+pub mod door;
+
 use crate::engine::Problem;
+use crate::problems::PuzzleError;
 use std::hint::black_box;
 
 /// Parameters of a synthetic tree (also its command-line arguments).
@@ -64,18 +67,18 @@ fn mix(mut z: u64) -> u64 {
 }
 
 impl Synthetic {
-    pub fn validate(&self) -> Result<(), String> {
+    pub fn validate(&self) -> Result<(), PuzzleError> {
         if self.dead_depth > MAX_DEAD_DEPTH {
-            return Err(format!(
+            return Err(PuzzleError::Argument(format!(
                 "synthetic: --dead-depth must be at most {MAX_DEAD_DEPTH}, got {}",
                 self.dead_depth
-            ));
+            )));
         }
         if self.min_depth > MAX_MIN_DEPTH {
-            return Err(format!(
+            return Err(PuzzleError::Argument(format!(
                 "synthetic: --min-depth must be at most {MAX_MIN_DEPTH}, got {}",
                 self.min_depth
-            ));
+            )));
         }
         Ok(())
     }

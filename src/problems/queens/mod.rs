@@ -11,7 +11,13 @@
 //! first row only tries the left half, with weight 2, plus the middle column
 //! (odd n) with weight 1. Counts equal the plain count (tested).
 
+pub mod door;
+pub mod solution;
+
+pub use solution::verify;
+
 use crate::engine::{Problem, SubtreeCount};
+use crate::problems::PuzzleError;
 
 /// The largest board: columns are bits of a `u32`.
 pub const MAX_N: u32 = 32;
@@ -40,16 +46,23 @@ pub struct Board {
 impl Queens {
     /// An instance on an n x n board. `mirror` folds mirror-image solutions
     /// together (for counting only: boards are then missing from the tree).
-    pub fn new(n: u32, mirror: bool) -> Result<Self, String> {
+    ///
+    /// ```
+    /// use hysolve::problems::queens::Queens;
+    /// use hysolve::engine::{Mode, sequential};
+    ///
+    /// let (counted, _) = sequential(&Queens::new(8, true).unwrap(), Mode::Count);
+    /// assert_eq!(counted.solutions, 92);
+    /// assert!(Queens::new(33, false).is_err());
+    /// ```
+    pub fn new(n: u32, mirror: bool) -> Result<Self, PuzzleError> {
         if !(1..=MAX_N).contains(&n) {
-            return Err(format!("queens: N must be between 1 and {MAX_N}, got {n}"));
+            return Err(PuzzleError::Argument(format!(
+                "queens: N must be between 1 and {MAX_N}, got {n}"
+            )));
         }
         let all = if n == 32 { u32::MAX } else { (1u32 << n) - 1 };
         Ok(Queens { n, all, mirror })
-    }
-
-    pub fn n(&self) -> u32 {
-        self.n
     }
 }
 
@@ -189,42 +202,6 @@ impl Problem for Queens {
             nodes,
         }
     }
-}
-
-/// Checks a rendered board independently of the solver: n rows of n cells,
-/// one queen a row and a column, no two on a diagonal.
-pub fn verify(n: usize, text: &str) -> Result<(), String> {
-    let rows: Vec<&str> = text.lines().collect();
-    if rows.len() != n {
-        return Err(format!("expected {n} rows, got {}", rows.len()));
-    }
-    let mut queens = Vec::new();
-    for (r, line) in rows.iter().enumerate() {
-        if line.chars().count() != n || line.chars().any(|c| c != 'Q' && c != '.') {
-            return Err(format!("row {} is not {n} cells of 'Q' and '.'", r + 1));
-        }
-        let cols: Vec<usize> = line
-            .char_indices()
-            .filter(|&(_, c)| c == 'Q')
-            .map(|(i, _)| i)
-            .collect();
-        if cols.len() != 1 {
-            return Err(format!("row {} holds {} queens", r + 1, cols.len()));
-        }
-        queens.push((r as i64, cols[0] as i64));
-    }
-    for (i, &(r1, c1)) in queens.iter().enumerate() {
-        for &(r2, c2) in &queens[i + 1..] {
-            if c1 == c2 || (r1 - r2).abs() == (c1 - c2).abs() {
-                return Err(format!(
-                    "queens in rows {} and {} attack each other",
-                    r1 + 1,
-                    r2 + 1
-                ));
-            }
-        }
-    }
-    Ok(())
 }
 
 #[cfg(test)]

@@ -1,0 +1,106 @@
+//! The master's checkpoints: the account of units (see `units.rs`) and
+//! writing it, every so often, as a [`Checkpoint`].
+
+use super::RunError;
+use super::checkpoint::{Checkpoint, CheckpointError};
+use super::config::CheckpointPlan;
+use super::sink::SolutionSink;
+use super::units::UnitBook;
+use crate::engine::{Counters, Prefix};
+use std::path::Path;
+use std::sync::Arc;
+use std::time::Instant;
+
+pub(super) struct Checkpointer {
+    plan: Arc<CheckpointPlan>,
+    /// Which units are complete, with their totals.
+    pub book: UnitBook,
+    last: Instant,
+    /// Seconds of search before this run (resumed runs).
+    elapsed_before: f64,
+    /// Checkpoints written, and the seconds they took.
+    count: u64,
+    seconds: f64,
+}
+
+impl Checkpointer {
+    /// The account of a run whose units are `initial`: those left of the
+    /// run `plan` resumes, or the master's frontier (above which its
+    /// expansion counted `expansion`).
+    pub fn new(plan: Arc<CheckpointPlan>, initial: &[Prefix], expansion: Counters) -> Self {
+        let book = match &plan.resume {
+            Some(c) => UnitBook::new(initial, c.units, c.nodes, c.solutions),
+            None => UnitBook::new(
+                initial,
+                initial.len() as u64,
+                expansion.nodes,
+                expansion.solutions,
+            ),
+        };
+        Checkpointer {
+            elapsed_before: plan.resume.as_ref().map_or(0.0, |c| c.elapsed_s),
+            plan,
+            book,
+            last: Instant::now(),
+            count: 0,
+            seconds: 0.0,
+        }
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.plan.path
+    }
+
+    pub fn due(&self) -> bool {
+        self.last.elapsed() >= self.plan.every
+    }
+
+    /// Writes a checkpoint: the output made durable first, so that the
+    /// length recorded (`out_bytes`) is on disk.
+    pub fn write(
+        &mut self,
+        sink: &mut dyn SolutionSink,
+        written: u64,
+        out_bytes: u64,
+        started: Instant,
+    ) -> Result<(), RunError> {
+        let t = Instant::now();
+        sink.persist()?;
+        let c = Checkpoint {
+            remaining: self.book.remaining(),
+            units: self.book.units,
+            nodes: self.book.nodes,
+            solutions: self.book.solutions,
+            written,
+            out_bytes,
+            elapsed_s: self.elapsed_before + started.elapsed().as_secs_f64(),
+            ..self.plan.identity.clone()
+        };
+        c.store(&self.plan.path)?;
+        self.count += 1;
+        self.seconds += t.elapsed().as_secs_f64();
+        self.last = Instant::now();
+        Ok(())
+    }
+
+    /// The run is complete: its checkpoint would only repeat the answer.
+    pub fn remove(&self) -> Result<(), RunError> {
+        match std::fs::remove_file(&self.plan.path) {
+            Ok(()) => {}
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+            Err(e) => {
+                return Err(CheckpointError::Write {
+                    path: self.plan.path.display().to_string(),
+                    source: e,
+                }
+                .into());
+            }
+        }
+        tracing::info!(
+            "{} checkpoint(s) written in {:.3} s",
+            self.count,
+            self.seconds
+        );
+        Ok(())
+    }
+}

@@ -1,0 +1,89 @@
+//! Magic squares through the front door: `hysolve magic FILE` or
+//! `hysolve magic --empty N [--distinct]`.
+
+use super::Magic;
+use super::solution::Solution;
+use super::square::{Given, MAX_N};
+use crate::engine::Mode;
+use crate::problems::{Job, Puzzle, PuzzleError, job};
+use crate::view::{Cell, Fill, Format, Picture};
+use std::path::PathBuf;
+
+pub struct Door;
+
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// The square file (or --empty N)
+    #[arg(required_unless_present = "empty", conflicts_with = "empty")]
+    file: Option<PathBuf>,
+    /// Start from the empty N x N square instead of a file
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=MAX_N as i64))]
+    empty: Option<u32>,
+    /// Count squares up to rotation and reflection (empty squares only)
+    #[arg(long)]
+    distinct: bool,
+}
+
+impl Puzzle for Door {
+    const NAME: &'static str = "magic";
+    const ABOUT: &'static str =
+        "Complete a partially filled magic square (n rows of n numbers, -1 for empty)";
+    type Args = Args;
+
+    fn inputs(args: &Args) -> Vec<PathBuf> {
+        args.file.iter().cloned().collect()
+    }
+
+    fn build(args: Args, _mode: Mode) -> Result<Box<dyn Job>, PuzzleError> {
+        let problem = match (args.file, args.empty) {
+            (Some(path), _) => Magic::from_file(&path, args.distinct)?,
+            (None, Some(n)) => {
+                let given = Given::empty(n as usize)?;
+                Magic::new(given, format!("empty-{n}"), args.distinct)?
+            }
+            (None, None) => {
+                return Err(PuzzleError::Argument(
+                    "magic: give a square file or --empty N".into(),
+                ));
+            }
+        };
+        let note = problem
+            .contradiction()
+            .map(|why| format!("no completion: {why}"));
+        Ok(job(problem, note))
+    }
+
+    fn format() -> Option<Format> {
+        Some(Format {
+            name: Self::NAME,
+            title: "magic square",
+            looks_like: Solution::looks_like,
+            picture: |block| Solution::parse(block).map(|s| picture(&s)),
+            legend: &[],
+            numbers: None,
+        })
+    }
+}
+
+/// The numbers in white cells; the caption gives the magic sum.
+fn picture(s: &Solution) -> Picture {
+    let mut picture = Picture::flat(
+        s.values
+            .chunks(s.n.max(1))
+            .map(|row| {
+                row.iter()
+                    .map(|v| {
+                        Cell::new(Fill::Colour("#fff"))
+                            .data("data-value", v)
+                            .stroke("#555")
+                            .text(v, Some("#000"))
+                    })
+                    .collect()
+            })
+            .collect(),
+    );
+    if s.n > 0 {
+        picture.caption = format!(", magic sum {}", s.first_row_sum());
+    }
+    picture
+}
