@@ -123,7 +123,8 @@ BENCH := $(CARGO) run --release --bin hysolve-bench --
 # 4x4 benchmark, the empty 4x4, the 5x5 instances) and the projection of the
 # full 5x5 count from a sample of its slices (magic5-projection); packing
 # (IQ Fit 11x5 counted and written out, Soma, pentominoes 6x10, Bedlam);
-# the cost of checkpoints (none, the default interval, every 0.1 s).
+# the cost of checkpoints (none, the default interval, every 0.1 s); UTS
+# T1L and T3L beside N-Queens 16 (the anchor their rates are quoted against).
 # Every time is prepare_s + wall_s as the run reports it (bench-results/README.md).
 bench: build
 	$(BENCH) --reps 3 --out bench-results/queens.csv
@@ -142,14 +143,16 @@ bench: build
 	$(BENCH) --reps 3 --out bench-results/pack.csv \
 	  --problem "--mode all --out /tmp/hysolve-iqfit.txt pack --pieces iqfit --board {}" --values 11x5
 	$(BENCH) --reps 1 --configs 1x2,2x1 --out bench-results/pack.csv --problem "pack --distinct --pieces bedlam --board {}" --values 4x4x4
+	$(BENCH) --reps 3 --out bench-results/uts.csv --problem "{}" \
+	  --values "uts --tree T1L","uts --tree T3L","queens 16"
 	$(BENCH) --reps 7 --configs 1x2 --out bench-results/checkpoint.csv \
 	  --problem "{} queens 16" --values ",--checkpoint target/bench.ckpt,--checkpoint target/bench.ckpt --checkpoint-every 0.1"
 	$(BENCH) --reps 7 --configs 1x2 --out bench-results/checkpoint.csv \
 	  --problem "{} --mode all --out /tmp/hysolve-pent.txt pack --pieces pentominoes --board 10x6" \
 	  --values ",--checkpoint target/bench.ckpt,--checkpoint target/bench.ckpt --checkpoint-every 0.1"
 
-# Strong scaling on this machine: N-Queens 16 and the open 16x16 Hitori
-# count over every ranks x threads split of 1, 2, 4, ... workers up to twice
+# Strong scaling on this machine: N-Queens 16, the open 16x16 Hitori
+# count and UTS T1L and T3L over every ranks x threads split of 1, 2, 4, ... workers up to twice
 # the cores (the last step oversubscribed), SWEEP_REPS runs each, medians.
 # Writes bench-results/sweep.csv, sweep-runs.jsonl, the SVG plots and the
 # sweep's section of bench-results/README.md.
@@ -158,7 +161,9 @@ SWEEP_ARGS ?=
 sweep: build
 	target/release/hysolve-sweep run --reps $(SWEEP_REPS) $(SWEEP_ARGS) \
 	  --workload "--mode count queens 16" \
-	  --workload "--mode count hitori examples/hitori/open-16x16.txt"
+	  --workload "--mode count hitori examples/hitori/open-16x16.txt" \
+	  --workload "uts --tree T1L" \
+	  --workload "uts --tree T3L"
 
 clean:
 	$(CARGO) clean

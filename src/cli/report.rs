@@ -19,7 +19,7 @@ pub fn summary(name: &str, instance: &str, o: &Outcome, prepare_s: f64) -> Strin
         },
     };
     format!(
-        "{name} {instance}: {answer} ({} mode, {} rank{} x {} thread{}, {:.3} s search + {:.3} s input, {} nodes)",
+        "{name} {instance}: {answer} ({} mode, {} rank{} x {} thread{}, {:.3} s search + {:.3} s input, {} nodes{})",
         o.mode,
         o.ranks,
         if o.ranks == 1 { "" } else { "s" },
@@ -27,7 +27,12 @@ pub fn summary(name: &str, instance: &str, o: &Outcome, prepare_s: f64) -> Strin
         if o.threads == 1 { "" } else { "s" },
         o.wall_s,
         prepare_s,
-        o.nodes
+        o.nodes,
+        // The depth of the whole tree, where the search knows it.
+        match (o.mode, o.depth) {
+            (Mode::Count, Some(d)) => format!(", depth {d}"),
+            _ => String::new(),
+        }
     )
 }
 
@@ -131,6 +136,7 @@ pub fn json(name: &str, instance: &str, o: &Outcome, prepare_s: f64) -> String {
         "wall_s": o.wall_s,
         "prepare_s": prepare_s,
         "nodes": o.nodes,
+        "depth": o.depth,
         "nodes_per_s": if o.wall_s > 0.0 { o.nodes as f64 / o.wall_s } else { 0.0 },
         "master": o.master,
         "rank_stats": o.reports,

@@ -42,6 +42,9 @@ pub struct Checkpoint {
     /// Nodes and solutions of the complete units and of the expansion.
     pub nodes: u64,
     pub solutions: u64,
+    /// The deepest node of the complete units, when the search knows it.
+    #[serde(default)]
+    pub depth: Option<u64>,
     /// `all` mode: solutions written, and the length of the solutions file
     /// (its `.partial` while the run goes on) holding exactly them.
     pub written: u64,
@@ -83,6 +86,7 @@ impl Checkpoint {
             units: 0,
             nodes: 0,
             solutions: 0,
+            depth: Some(0),
             written: 0,
             out_bytes: 0,
             elapsed_s: 0.0,
@@ -206,6 +210,7 @@ mod test {
             units: 90,
             nodes: 1000,
             solutions: 77,
+            depth: Some(4),
             written: 0,
             out_bytes: 0,
             elapsed_s: 1.5,

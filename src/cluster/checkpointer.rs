@@ -29,13 +29,16 @@ impl Checkpointer {
     /// expansion counted `expansion`).
     pub fn new(plan: Arc<CheckpointPlan>, initial: &[Prefix], expansion: Counters) -> Self {
         let book = match &plan.resume {
-            Some(c) => UnitBook::new(initial, c.units, c.nodes, c.solutions),
-            None => UnitBook::new(
+            Some(c) => UnitBook::new(
                 initial,
-                initial.len() as u64,
-                expansion.nodes,
-                expansion.solutions,
+                c.units,
+                Counters {
+                    nodes: c.nodes,
+                    solutions: c.solutions,
+                    depth: c.depth,
+                },
             ),
+            None => UnitBook::new(initial, initial.len() as u64, expansion),
         };
         Checkpointer {
             elapsed_before: plan.resume.as_ref().map_or(0.0, |c| c.elapsed_s),
@@ -71,6 +74,7 @@ impl Checkpointer {
             units: self.book.units,
             nodes: self.book.nodes,
             solutions: self.book.solutions,
+            depth: self.book.tree_depth,
             written,
             out_bytes,
             elapsed_s: self.elapsed_before + started.elapsed().as_secs_f64(),

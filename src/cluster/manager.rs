@@ -14,7 +14,7 @@ use super::protocol::{Message, RankReport};
 use super::sink::SolutionSink;
 use super::transport::Transport;
 use crate::engine::{
-    Counters, Mode, PoolEvent, Prefix, Problem, RankPool, Tally, Task, expand, replay,
+    Counters, Mode, Piece, PoolEvent, Prefix, Problem, RankPool, Tally, Task, expand,
 };
 use crossbeam_channel::{Receiver, RecvTimeoutError, unbounded};
 use std::collections::VecDeque;
@@ -37,7 +37,7 @@ struct Manager<'a, P: Problem, T: Transport> {
     transport: T,
     rank: usize,
     pool: Option<RankPool<P::Node>>,
-    events: Receiver<PoolEvent>,
+    events: Receiver<PoolEvent<P::Node>>,
     master: Option<Master>,
     /// Messages this rank sends itself (rank 0: between its master and its pool).
     inbox: VecDeque<(usize, Message)>,
@@ -166,9 +166,11 @@ impl<'a, P: Problem, T: Transport> Manager<'a, P, T> {
         let (reports, master_stats) = master.into_reports();
         let mut nodes = self.expansion.nodes;
         let mut solutions = self.expansion.solutions;
+        let mut depth = self.expansion.depth;
         for r in &reports {
             nodes += r.nodes;
             solutions += r.solutions;
+            depth = crate::engine::deeper(depth, r.depth);
         }
         if let Some(book) = self.checkpointer.as_ref().map(|c| &c.book) {
             // Every unit is complete: the book holds this run's totals and
@@ -176,6 +178,7 @@ impl<'a, P: Problem, T: Transport> Manager<'a, P, T> {
             debug_assert!(book.remaining().is_empty());
             nodes = book.nodes;
             solutions = book.solutions;
+            depth = book.tree_depth;
         }
         let d = self.delivery;
         if config.mode.stop_after().is_some() {
@@ -189,6 +192,7 @@ impl<'a, P: Problem, T: Transport> Manager<'a, P, T> {
             found: d.found,
             written: d.written,
             nodes,
+            depth,
             wall_s: answered.duration_since(config.started).as_secs_f64(),
             ranks: size,
             threads: config.threads,
@@ -203,20 +207,25 @@ impl<'a, P: Problem, T: Transport> Manager<'a, P, T> {
             .checkpoint
             .as_ref()
             .and_then(|c| c.resume.as_ref());
-        let (initial, found): (Vec<Prefix>, Vec<String>) = match resume {
+        let (initial, found): (Vec<Piece>, Vec<String>) = match resume {
             // The units left, as the checkpoint has them: the same units
             // whatever the number of ranks and threads now.
-            Some(c) => (c.remaining.clone(), Vec::new()),
+            Some(c) => (
+                c.remaining.iter().cloned().map(Piece::named).collect(),
+                Vec::new(),
+            ),
             None => {
                 let target =
                     self.config.prefixes_per_worker.max(1) * self.config.threads.max(1) * size;
                 let (frontier, counted, found) = expand(&*self.problem, self.config.mode, target);
                 self.expansion = counted;
-                (frontier.into_iter().map(|t| t.prefix).collect(), found)
+                let pieces = frontier.iter().map(|t| Piece::of(&*self.problem, t));
+                (pieces.collect(), found)
             }
         };
         if let Some(plan) = &self.config.checkpoint {
-            self.checkpointer = Some(Checkpointer::new(plan.clone(), &initial, self.expansion));
+            let units: Vec<Prefix> = initial.iter().map(|p| p.prefix.clone()).collect();
+            self.checkpointer = Some(Checkpointer::new(plan.clone(), &units, self.expansion));
         }
         self.master = Some(Master::new(size, initial, self.config.stop_after()));
         let mut out = Outbox::new();
@@ -390,7 +399,7 @@ impl<'a, P: Problem, T: Transport> Manager<'a, P, T> {
         self.delivery.accept(texts, keep)
     }
 
-    fn on_event(&mut self, event: PoolEvent) -> Result<(), RunError> {
+    fn on_event(&mut self, event: PoolEvent<P::Node>) -> Result<(), RunError> {
         if self.terminated {
             return Ok(());
         }
@@ -406,10 +415,11 @@ impl<'a, P: Problem, T: Transport> Manager<'a, P, T> {
             }
             PoolEvent::UnitDone(report) => self.send(0, Message::UnitDone(report)),
             PoolEvent::Idle => self.go_idle(),
-            PoolEvent::Donated(prefixes) => {
+            PoolEvent::Donated(tasks) => {
+                let prefixes = self.pieces(&tasks);
                 self.owes_donation = false;
                 self.report.prefixes_donated += prefixes.len() as u64;
-                self.send(0, Message::Donation { prefixes });
+                self.send(0, Message::Donation { pieces: prefixes });
             }
         }
         Ok(())
@@ -423,7 +433,7 @@ impl<'a, P: Problem, T: Transport> Manager<'a, P, T> {
                 self.master_mut("AskForWork")?.on_ask(from, tally, &mut out)
             }
             Message::Progress(tally) => self.master_mut("Progress")?.on_progress(from, tally),
-            Message::Donation { prefixes } => {
+            Message::Donation { pieces: prefixes } => {
                 if let Some(c) = &mut self.checkpointer {
                     c.book.on_donation(&prefixes).map_err(|e| RunError::Unit {
                         rank: from,
@@ -440,9 +450,9 @@ impl<'a, P: Problem, T: Transport> Manager<'a, P, T> {
             Message::Final(report) => self.master_mut("Final")?.on_final(*report),
             // Rank side.
             Message::Work {
-                prefixes,
+                pieces,
                 initial_depth,
-            } => self.on_work(prefixes, initial_depth)?,
+            } => self.on_work(pieces, initial_depth)?,
             Message::DonateRequest => self.on_donate_request(),
             Message::Terminate => self.on_terminate(),
         }
@@ -490,20 +500,20 @@ impl<'a, P: Problem, T: Transport> Manager<'a, P, T> {
             .ok_or(RunError::Protocol { rank, what })
     }
 
-    fn on_work(&mut self, prefixes: Vec<Prefix>, initial_depth: u32) -> Result<(), RunError> {
+    fn on_work(&mut self, pieces: Vec<Piece>, initial_depth: u32) -> Result<(), RunError> {
         if self.terminated {
             return Ok(());
         }
-        self.report.prefixes_received += prefixes.len() as u64;
-        let mut tasks = Vec::with_capacity(prefixes.len());
-        for prefix in prefixes {
-            let Some(node) = replay(&*self.problem, &prefix) else {
+        self.report.prefixes_received += pieces.len() as u64;
+        let mut tasks = Vec::with_capacity(pieces.len());
+        for piece in pieces {
+            let Some(task) = piece.task(&*self.problem) else {
                 return Err(RunError::BadPrefix {
                     rank: self.rank,
-                    prefix,
+                    prefix: piece.prefix,
                 });
             };
-            tasks.push(Task { prefix, node });
+            tasks.push(task);
         }
         self.busy = true;
         if let Some(pool) = &self.pool {
@@ -511,6 +521,11 @@ impl<'a, P: Problem, T: Transport> Manager<'a, P, T> {
             pool.inject(tasks);
         }
         Ok(())
+    }
+
+    /// Tasks as they travel to the master.
+    fn pieces(&self, tasks: &[Task<P::Node>]) -> Vec<Piece> {
+        tasks.iter().map(|t| Piece::of(&*self.problem, t)).collect()
     }
 
     fn on_donate_request(&mut self) {
@@ -528,9 +543,17 @@ impl<'a, P: Problem, T: Transport> Manager<'a, P, T> {
             return;
         }
         self.report.prefixes_donated += taken.len() as u64;
-        self.send(0, Message::Donation { prefixes: taken });
+        let pieces = self.pieces(&taken);
+        self.send(0, Message::Donation { pieces });
         if now_idle {
             self.go_idle();
+        } else {
+            // A walk still runs: its split follows as a second donation
+            // (or, if the rank runs dry first, its `AskForWork` answers).
+            if let Some(pool) = &self.pool {
+                pool.ask_split();
+            }
+            self.owes_donation = true;
         }
     }
 
@@ -543,6 +566,7 @@ impl<'a, P: Problem, T: Transport> Manager<'a, P, T> {
             let workers = pool.stop();
             self.report.nodes = workers.iter().map(|w| w.nodes).sum();
             self.report.solutions = workers.iter().map(|w| w.solutions).sum();
+            self.report.depth = workers.iter().try_fold(0, |d, w| Some(d.max(w.depth?)));
             self.report.workers = workers;
         }
         self.report.wall_s = self.config.started.elapsed().as_secs_f64();

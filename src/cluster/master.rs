@@ -4,7 +4,7 @@
 //! when all work is done.
 
 use super::protocol::{Message, RankReport};
-use crate::engine::{Prefix, Tally};
+use crate::engine::{Piece, Tally};
 use std::collections::VecDeque;
 use std::time::Instant;
 
@@ -36,7 +36,7 @@ pub struct MasterStats {
 }
 
 pub struct Master {
-    pool: VecDeque<Prefix>,
+    pool: VecDeque<Piece>,
     ranks: Vec<RankState>,
     limit: Option<u64>,
     found: u64,
@@ -53,8 +53,8 @@ impl Master {
     /// A master for `ranks` ranks with the initial prefixes. Every rank,
     /// the master's own included, starts busy and announces itself with an
     /// `AskForWork`.
-    pub fn new(ranks: usize, initial: Vec<Prefix>, limit: Option<u64>) -> Self {
-        let initial_depth = initial.first().map_or(0, |p| p.depth() as u32);
+    pub fn new(ranks: usize, initial: Vec<Piece>, limit: Option<u64>) -> Self {
+        let initial_depth = initial.first().map_or(0, |p| p.depth);
         Master {
             initial_depth,
             stats: MasterStats {
@@ -118,7 +118,7 @@ impl Master {
         self.serve(out);
     }
 
-    pub fn on_donation(&mut self, from: usize, prefixes: Vec<Prefix>, out: &mut Outbox) {
+    pub fn on_donation(&mut self, from: usize, prefixes: Vec<Piece>, out: &mut Outbox) {
         self.ranks[from].owes_donation = false;
         self.stats.prefixes_returned += prefixes.len() as u64;
         self.pool.extend(prefixes);
@@ -185,16 +185,16 @@ impl Master {
             // Half the pool spread over the ranks: big batches while there
             // is plenty, single prefixes near the end.
             let batch = self.pool.len().div_ceil(2 * n).max(1);
-            let prefixes: Vec<Prefix> = self.pool.drain(..batch).collect();
+            let pieces: Vec<Piece> = self.pool.drain(..batch).collect();
             self.stats.work_messages += 1;
-            self.stats.prefixes_dealt += prefixes.len() as u64;
+            self.stats.prefixes_dealt += pieces.len() as u64;
             self.ranks[rank].waiting = false;
             let initial_depth = self.initial_depth;
             self.push(
                 out,
                 rank,
                 Message::Work {
-                    prefixes,
+                    pieces,
                     initial_depth,
                 },
             );
@@ -236,8 +236,8 @@ impl Master {
 mod test {
     use super::*;
 
-    fn p(i: u32) -> Prefix {
-        Prefix(vec![i])
+    fn p(i: u32) -> Piece {
+        Piece::named(crate::engine::Prefix(vec![i]))
     }
 
     fn kinds(out: &Outbox) -> Vec<(usize, &'static str)> {
@@ -284,7 +284,7 @@ mod test {
             vec![(
                 1,
                 Message::Work {
-                    prefixes: vec![p(5)],
+                    pieces: vec![p(5)],
                     initial_depth: 1,
                 }
             )]

@@ -18,6 +18,9 @@ pub struct Outcome {
     /// all: solutions written to the output.
     pub written: u64,
     pub nodes: u64,
+    /// The depth of the deepest node visited, when the search knows it
+    /// (not below a specialised counter, as N-Queens' below its cut-off).
+    pub depth: Option<u64>,
     pub wall_s: f64,
     pub ranks: usize,
     pub threads: usize,

@@ -1,7 +1,7 @@
 //! Every message of the extended-star protocol: one definition, one encoder,
 //! one decoder. See `README.md` beside this file for who sends what, when.
 
-use crate::engine::{Prefix, Tally, UnitReport, WorkerStats};
+use crate::engine::{Piece, Prefix, Tally, UnitReport, WorkerStats};
 use serde::{Deserialize, Serialize};
 
 /// A message between a rank's manager and the master.
@@ -16,7 +16,7 @@ pub enum Message {
     /// Master -> rank: subtrees to search. `initial_depth` is the depth of
     /// the master's initial prefixes, so the rank can count those it walks.
     Work {
-        prefixes: Vec<Prefix>,
+        pieces: Vec<Piece>,
         initial_depth: u32,
     },
     /// Master -> rank: split off some unexplored subtrees for another rank.
@@ -24,7 +24,7 @@ pub enum Message {
     /// give, by its next `AskForWork`.
     DonateRequest,
     /// Rank -> master: the answer to a `DonateRequest` (never empty).
-    Donation { prefixes: Vec<Prefix> },
+    Donation { pieces: Vec<Piece> },
     /// Rank -> master: solutions found (modes that keep solutions), with
     /// checkpoints on, tagged with the unit they belong to.
     Solutions {
@@ -46,6 +46,8 @@ pub struct RankReport {
     pub rank: usize,
     pub nodes: u64,
     pub solutions: u64,
+    /// The deepest node this rank visited, when known.
+    pub depth: Option<u64>,
     pub workers: Vec<WorkerStats>,
     /// Prefixes received in `Work` messages.
     pub prefixes_received: u64,
@@ -92,10 +94,15 @@ mod test {
     use super::*;
 
     fn every_message() -> Vec<Message> {
-        let prefixes = vec![
-            Prefix(vec![]),
-            Prefix(vec![3, 0, u32::MAX]),
-            Prefix(vec![1; 40]),
+        let pieces = vec![
+            Piece::named(Prefix(vec![])),
+            Piece::named(Prefix(vec![3, 0, u32::MAX])),
+            Piece::named(Prefix(vec![1; 40])),
+            Piece {
+                prefix: Prefix(vec![2]),
+                depth: 17_844,
+                node: Some(vec![0xAB; 24]),
+            },
         ];
         vec![
             Message::AskForWork(Tally {
@@ -105,21 +112,22 @@ mod test {
             }),
             Message::Progress(Tally::default()),
             Message::Work {
-                prefixes: prefixes.clone(),
+                pieces: pieces.clone(),
                 initial_depth: 2,
             },
             Message::Work {
-                prefixes: vec![],
+                pieces: vec![],
                 initial_depth: 0,
             },
             Message::DonateRequest,
-            Message::Donation { prefixes },
-            Message::Donation { prefixes: vec![] },
+            Message::Donation { pieces },
+            Message::Donation { pieces: vec![] },
             Message::UnitDone(UnitReport {
                 unit: Prefix(vec![2, 7]),
                 received: 3,
                 nodes: 99,
                 solutions: 4,
+                depth: Some(12),
             }),
             Message::Solutions {
                 unit: Some(Prefix(vec![1])),
@@ -127,6 +135,7 @@ mod test {
             },
             Message::Terminate,
             Message::Final(Box::new(RankReport {
+                depth: Some(17_844),
                 rank: 3,
                 nodes: 1 << 40,
                 solutions: 14_772_512,

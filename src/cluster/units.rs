@@ -9,7 +9,7 @@
 //! same ordered channel, so the count reaches zero exactly when no piece of
 //! the unit is anywhere: then the unit is complete.
 
-use crate::engine::{Prefix, UnitReport};
+use crate::engine::{Counters, Piece, Prefix, UnitReport, deeper};
 use std::collections::HashMap;
 
 #[derive(Debug, Default)]
@@ -17,6 +17,7 @@ struct Open {
     pieces: u64,
     nodes: u64,
     solutions: u64,
+    depth: Option<u64>,
     texts: Vec<String>,
 }
 
@@ -38,6 +39,8 @@ pub struct UnitBook {
     /// the expansion, earlier runs).
     pub nodes: u64,
     pub solutions: u64,
+    /// The deepest node of the complete units (and before them).
+    pub tree_depth: Option<u64>,
 }
 
 /// A message that does not fit the account: a protocol error.
@@ -45,9 +48,9 @@ pub struct UnitBook {
 pub struct Unknown(pub Prefix);
 
 impl UnitBook {
-    /// `initial`: the units to walk (all of the same depth); `units`,
-    /// `nodes`, `solutions`: the run's unit count and what is already done.
-    pub fn new(initial: &[Prefix], units: u64, nodes: u64, solutions: u64) -> UnitBook {
+    /// `initial`: the units to walk (all of the same depth); `units`: the
+    /// run's unit count; `done`: what is already counted.
+    pub fn new(initial: &[Prefix], units: u64, done: Counters) -> UnitBook {
         UnitBook {
             depth: initial.first().map_or(0, Prefix::depth),
             open: initial
@@ -57,14 +60,16 @@ impl UnitBook {
                         p.clone(),
                         Open {
                             pieces: 1,
+                            depth: Some(0),
                             ..Open::default()
                         },
                     )
                 })
                 .collect(),
             units,
-            nodes,
-            solutions,
+            nodes: done.nodes,
+            solutions: done.solutions,
+            tree_depth: done.depth,
         }
     }
 
@@ -76,9 +81,9 @@ impl UnitBook {
         }
     }
 
-    pub fn on_donation(&mut self, prefixes: &[Prefix]) -> Result<(), Unknown> {
-        for p in prefixes {
-            self.get(p)?.pieces += 1;
+    pub fn on_donation(&mut self, pieces: &[Piece]) -> Result<(), Unknown> {
+        for p in pieces {
+            self.get(&p.prefix)?.pieces += 1;
         }
         Ok(())
     }
@@ -98,6 +103,7 @@ impl UnitBook {
         open.pieces -= r.received;
         open.nodes += r.nodes;
         open.solutions += r.solutions;
+        open.depth = deeper(open.depth, r.depth);
         if open.pieces > 0 {
             return Ok(None);
         }
@@ -105,6 +111,7 @@ impl UnitBook {
         let done = self.open.remove(&unit).expect("just seen");
         self.nodes += done.nodes;
         self.solutions += done.solutions;
+        self.tree_depth = deeper(self.tree_depth, done.depth);
         Ok(Some(Completed {
             nodes: done.nodes,
             solutions: done.solutions,
@@ -134,14 +141,24 @@ mod test {
             received,
             nodes: 10 * solutions,
             solutions,
+            depth: Some(3),
         }
     }
 
     #[test]
     fn a_unit_completes_when_its_last_piece_does() {
-        let mut b = UnitBook::new(&[p(&[0]), p(&[1])], 2, 5, 1);
+        let mut b = UnitBook::new(
+            &[p(&[0]), p(&[1])],
+            2,
+            Counters {
+                nodes: 5,
+                solutions: 1,
+                depth: Some(1),
+            },
+        );
         // Rank 1 walks unit 0, splits two pieces off to the master, finishes.
-        b.on_donation(&[p(&[0, 3]), p(&[0, 4, 1])]).unwrap();
+        b.on_donation(&[Piece::named(p(&[0, 3])), Piece::named(p(&[0, 4, 1]))])
+            .unwrap();
         b.hold_texts(&p(&[0]), vec!["a".into()]).unwrap();
         assert_eq!(b.on_done(done(&[0], 1, 2)).unwrap(), None);
         // Rank 2 gets both pieces, finishes them.
@@ -151,7 +168,7 @@ mod test {
         assert_eq!((c.solutions, b.solutions, b.nodes), (5, 6, 55));
         assert_eq!(b.remaining(), vec![p(&[1])]);
         // A queued piece given back whole, then walked elsewhere.
-        b.on_donation(&[p(&[1])]).unwrap();
+        b.on_donation(&[Piece::named(p(&[1]))]).unwrap();
         assert_eq!(b.on_done(done(&[1], 1, 0)).unwrap(), None);
         assert!(b.on_done(done(&[1], 1, 4)).unwrap().is_some());
         assert!(b.remaining().is_empty());

@@ -4,18 +4,21 @@
 //! - `search`: the depth-first walk of one task, and the sequential search
 //!   ([`sequential`]);
 //! - `pool`: a rank's worker threads with work stealing and donation;
-//! - [`prefix`]: portable names for subtrees, and their replay.
+//! - [`prefix`]: portable names for subtrees, and their replay;
+//! - [`piece`]: work as it crosses ranks (a prefix, or an encoded node).
 
 pub mod mode;
+pub mod piece;
 pub(crate) mod pool;
 pub mod prefix;
 pub mod problem;
 mod search;
 
 pub use mode::{Mode, Uniqueness};
+pub use piece::Piece;
 pub use pool::stats::{Tally, WorkerStats};
 pub(crate) use pool::{PoolEvent, RankPool, UnitReport};
 pub use prefix::{Prefix, replay};
 pub use problem::{Problem, SubtreeCount};
-pub use search::{Counters, sequential};
+pub use search::{Counters, deeper, sequential};
 pub(crate) use search::{Task, expand};

@@ -12,6 +12,28 @@ pub trait Problem: Send + Sync + 'static {
     /// A partial solution. Cloned when work is split, so keep it small.
     type Node: Clone + Send + 'static;
 
+    /// Whether [`Problem::encode`] and [`Problem::decode`] carry nodes
+    /// between ranks. Then work travels as the node itself and a task's
+    /// prefix is kept only down to the master's initial depth (its unit):
+    /// nothing is replayed from the root, and splitting a deep walk costs
+    /// no more than a shallow one.
+    const ENCODES: bool = false;
+
+    /// Appends `node` as bytes that [`Problem::decode`] turns back into it
+    /// (on another rank of the same instance). Only called when
+    /// [`Problem::ENCODES`].
+    fn encode(&self, node: &Self::Node, out: &mut Vec<u8>) {
+        let _ = (node, out);
+        unreachable!("encode called on a problem that does not encode its nodes")
+    }
+
+    /// The node [`Problem::encode`] wrote, or `None` for bytes it could
+    /// not have written.
+    fn decode(&self, bytes: &[u8]) -> Option<Self::Node> {
+        let _ = bytes;
+        None
+    }
+
     /// The problem's name on the command line (`queens`, `hitori`, ...).
     fn name(&self) -> &'static str;
 
@@ -49,17 +71,22 @@ pub trait Problem: Send + Sync + 'static {
 
     /// Counts the subtree under `node` (the node included) with a specialised
     /// sequential search. Must agree with the generic search exactly: the same
-    /// weighted solutions and the same number of nodes visited.
+    /// weighted solutions and the same number of nodes visited (and the same
+    /// depth, when it reports one).
     fn count_subtree(&self, node: &Self::Node) -> SubtreeCount {
-        let mut total = SubtreeCount::default();
-        let mut stack = vec![node.clone()];
+        let mut total = SubtreeCount {
+            depth: Some(0),
+            ..SubtreeCount::default()
+        };
+        let mut stack = vec![(node.clone(), 0)];
         let mut buf = Vec::new();
-        while let Some(n) = stack.pop() {
+        while let Some((n, d)) = stack.pop() {
             total.nodes += 1;
             total.solutions += self.solution_weight(&n);
+            total.depth = total.depth.max(Some(d));
             buf.clear();
             self.children(&n, &mut buf);
-            stack.append(&mut buf);
+            stack.extend(buf.drain(..).map(|c| (c, d + 1)));
         }
         total
     }
@@ -70,6 +97,9 @@ pub trait Problem: Send + Sync + 'static {
 pub struct SubtreeCount {
     pub solutions: u64,
     pub nodes: u64,
+    /// How far below the subtree's root its deepest node lies, when the
+    /// counter knows (`None`: the run reports no depth).
+    pub depth: Option<u64>,
 }
 
 impl SubtreeCount {
@@ -85,6 +115,7 @@ impl SubtreeCount {
         let mut total = SubtreeCount {
             nodes: 1,
             solutions: weight,
+            depth: None,
         };
         if let Some(n) = node {
             below(&mut n.clone(), &mut total);

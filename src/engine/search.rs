@@ -7,10 +7,14 @@ use super::mode::Mode;
 use super::prefix::Prefix;
 use super::problem::Problem;
 
-/// A unit of work: a subtree, named portably by its prefix and held locally as a node.
+/// A unit of work: a subtree, held locally as a node at `depth`, and named
+/// portably by its prefix: the whole path from the root, or, for a problem
+/// that encodes its nodes, the path down to the master's initial depth
+/// (the unit it belongs to) at most.
 #[derive(Debug, Clone)]
 pub struct Task<N> {
     pub prefix: Prefix,
+    pub depth: usize,
     pub node: N,
 }
 
@@ -23,15 +27,43 @@ pub trait Context<N> {
     fn wants_work(&self) -> bool;
     /// Takes tasks split off the walk. They are no longer the walker's.
     fn donate(&mut self, tasks: Vec<Task<N>>);
+    /// How many subtrees a split should give at least (taking levels below
+    /// the shallowest one until it has them).
+    fn split_size(&self) -> usize {
+        1
+    }
+    /// How deep the prefixes of split-off tasks go (`usize::MAX`: all the way).
+    fn prefix_depth(&self) -> usize {
+        usize::MAX
+    }
     /// A solution was found (only in modes that keep solutions).
     fn found(&mut self, text: &str);
 }
 
-/// Nodes visited and weighted solutions found.
-#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+/// Nodes visited, weighted solutions found, and the depth of the deepest
+/// node visited (`None` once part of the tree was counted by a specialised
+/// counter that does not know its depth).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Counters {
     pub nodes: u64,
     pub solutions: u64,
+    pub depth: Option<u64>,
+}
+
+impl Default for Counters {
+    fn default() -> Self {
+        Counters {
+            nodes: 0,
+            solutions: 0,
+            depth: Some(0),
+        }
+    }
+}
+
+/// The deeper of two depths; unknown when either is.
+#[inline]
+pub fn deeper(a: Option<u64>, b: Option<u64>) -> Option<u64> {
+    Some(a?.max(b?))
 }
 
 /// Nodes to walk before asking again after a split found nothing to give.
@@ -44,6 +76,8 @@ struct Visitor<'p, P: Problem> {
     cutoff: Option<usize>,
     text: String,
     counters: Counters,
+    /// The deepest node of the task being walked (see `Searcher::task_depth`).
+    task_depth: Option<u64>,
 }
 
 impl<'p, P: Problem> Visitor<'p, P> {
@@ -56,6 +90,7 @@ impl<'p, P: Problem> Visitor<'p, P> {
                 .flatten(),
             text: String::new(),
             counters: Counters::default(),
+            task_depth: Some(0),
         }
     }
 
@@ -67,9 +102,13 @@ impl<'p, P: Problem> Visitor<'p, P> {
             let sub = self.problem.count_subtree(node);
             self.counters.nodes += sub.nodes;
             self.counters.solutions += sub.solutions;
+            self.task_depth = deeper(self.task_depth, sub.depth.map(|d| depth as u64 + d));
             return false;
         }
         self.counters.nodes += 1;
+        if let Some(d) = &mut self.task_depth {
+            *d = (*d).max(depth as u64);
+        }
         let weight = self.problem.solution_weight(node);
         if weight > 0 {
             self.counters.solutions += weight;
@@ -105,9 +144,18 @@ impl<'p, P: Problem> Searcher<'p, P> {
         }
     }
 
-    /// Nodes and solutions counted so far, over every task run.
+    /// Nodes and solutions counted so far, and the deepest node, over
+    /// every task run.
     pub fn counters(&self) -> Counters {
-        self.visitor.counters
+        Counters {
+            depth: deeper(self.visitor.counters.depth, self.visitor.task_depth),
+            ..self.visitor.counters
+        }
+    }
+
+    /// The depth of the deepest node of the last task walked.
+    pub fn task_depth(&self) -> Option<u64> {
+        self.visitor.task_depth
     }
 
     /// Makes sure level `l` exists.
@@ -122,7 +170,10 @@ impl<'p, P: Problem> Searcher<'p, P> {
 
     /// Walks the subtree of `task` to the end, or until `ctx.stop()`.
     pub fn run<C: Context<P::Node>>(&mut self, task: &Task<P::Node>, ctx: &mut C) {
-        let depth0 = task.prefix.depth();
+        let depth0 = task.depth;
+        let v = &mut self.visitor;
+        v.counters.depth = deeper(v.counters.depth, v.task_depth);
+        v.task_depth = Some(depth0 as u64);
         if ctx.stop() || !self.visitor.visit(&task.node, depth0, ctx) {
             return;
         }
@@ -145,7 +196,7 @@ impl<'p, P: Problem> Searcher<'p, P> {
             }
             if backoff > 0 {
                 backoff -= 1;
-            } else if ctx.wants_work() && !self.split(&task.prefix, active, ctx) {
+            } else if ctx.wants_work() && !self.split(&task.prefix, depth0, active, ctx) {
                 backoff = SPLIT_BACKOFF;
             }
             let i = self.next[l];
@@ -167,23 +218,51 @@ impl<'p, P: Problem> Searcher<'p, P> {
     }
 
     /// Splits off the unexplored siblings at the shallowest level that has
-    /// any (the biggest subtrees) and hands them to `ctx`. Returns false when
-    /// there was nothing to give.
-    fn split<C: Context<P::Node>>(&mut self, base: &Prefix, active: usize, ctx: &mut C) -> bool {
-        let Some(l) = (0..active).find(|&l| self.next[l] < self.levels[l].len()) else {
+    /// any (the biggest subtrees), and at the levels below it until at
+    /// least `ctx.split_size()` subtrees are taken, and hands them to
+    /// `ctx`. Returns false when there was nothing to give.
+    fn split<C: Context<P::Node>>(
+        &mut self,
+        base: &Prefix,
+        depth0: usize,
+        active: usize,
+        ctx: &mut C,
+    ) -> bool {
+        // Prefixes go no deeper than the context keeps them: for a problem
+        // that encodes its nodes, the unit's depth, which the task's own
+        // prefix already reaches (a split then copies no path).
+        let keep = ctx.prefix_depth();
+        let want = ctx.split_size().max(1);
+        let mut tasks: Vec<Task<P::Node>> = Vec::new();
+        for l in 0..active {
+            let from = self.next[l];
+            if from >= self.levels[l].len() {
+                continue;
+            }
+            let depth = depth0 + l + 1;
+            let above = (base.depth() < keep).then(|| base.join(&self.path[..l]));
+            tasks.extend(
+                self.levels[l][from..]
+                    .iter()
+                    .enumerate()
+                    .map(|(k, node)| Task {
+                        prefix: match &above {
+                            Some(above) if depth <= keep => above.child((from + k) as u32),
+                            Some(above) => above.child((from + k) as u32).truncated(keep),
+                            None => base.clone(),
+                        },
+                        depth,
+                        node: node.clone(),
+                    }),
+            );
+            self.next[l] = self.levels[l].len();
+            if tasks.len() >= want {
+                break;
+            }
+        }
+        if tasks.is_empty() {
             return false;
-        };
-        let above = base.join(&self.path[..l]);
-        let from = self.next[l];
-        let tasks: Vec<Task<P::Node>> = self.levels[l][from..]
-            .iter()
-            .enumerate()
-            .map(|(k, node)| Task {
-                prefix: above.child((from + k) as u32),
-                node: node.clone(),
-            })
-            .collect();
-        self.next[l] = self.levels[l].len();
+        }
         ctx.donate(tasks);
         true
     }
@@ -221,6 +300,7 @@ pub fn sequential<P: Problem>(problem: &P, mode: Mode) -> (Counters, Vec<String>
     };
     let root = Task {
         prefix: Prefix::root(),
+        depth: 0,
         node: problem.root(),
     };
     searcher.run(&root, &mut ctx);
@@ -244,6 +324,7 @@ pub fn expand<P: Problem>(
     };
     let mut frontier = vec![Task {
         prefix: Prefix::root(),
+        depth: 0,
         node: problem.root(),
     }];
     let mut depth = 0;
@@ -258,6 +339,7 @@ pub fn expand<P: Problem>(
             problem.children(&task.node, &mut buf);
             next.extend(buf.drain(..).enumerate().map(|(i, node)| Task {
                 prefix: task.prefix.child(i as u32),
+                depth: depth + 1,
                 node,
             }));
         }
@@ -267,5 +349,9 @@ pub fn expand<P: Problem>(
             break;
         }
     }
-    (frontier, visitor.counters, ctx.found)
+    let counters = Counters {
+        depth: deeper(visitor.counters.depth, visitor.task_depth),
+        ..visitor.counters
+    };
+    (frontier, counters, ctx.found)
 }

@@ -18,6 +18,7 @@ pub mod magic;
 pub mod pack;
 pub mod queens;
 pub mod synthetic;
+pub mod uts;
 
 /// Every puzzle hysolve knows, in the order of `hysolve --help`. The
 /// viewer tries their formats in this order to tell a file's puzzle:
@@ -28,6 +29,7 @@ pub static PUZZLES: &[&dyn Entry] = &[
     &register::<magic::door::Door>(),
     &register::<pack::door::Door>(),
     &register::<synthetic::door::Door>(),
+    &register::<uts::door::Door>(),
 ];
 
 /// The registered puzzle called `name`.

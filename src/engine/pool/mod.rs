@@ -21,7 +21,7 @@ use std::time::Instant;
 
 /// What the pool tells the thread that owns it (the rank's manager).
 #[derive(Debug)]
-pub enum PoolEvent {
+pub enum PoolEvent<N> {
     /// Rendered solutions, in the order a worker found them; with unit
     /// tracking, the unit they belong to.
     Solutions {
@@ -33,7 +33,7 @@ pub enum PoolEvent {
     /// Every task given to the pool is finished: the rank is idle.
     Idle,
     /// A worker answered [`RankPool::request_donation`] with these subtrees.
-    Donated(Vec<Prefix>),
+    Donated(Vec<Task<N>>),
 }
 
 /// What a rank did on one unit (an initial prefix of the master's) since
@@ -45,17 +45,35 @@ pub struct UnitReport {
     pub received: u64,
     pub nodes: u64,
     pub solutions: u64,
+    /// The deepest node walked here (see [`Counters`](crate::engine::Counters)).
+    pub depth: Option<u64>,
 }
 
 /// A unit's account on one rank.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 struct UnitTally {
     /// Tasks of the unit queued or running here.
     open: usize,
     received: u64,
     nodes: u64,
     solutions: u64,
+    depth: Option<u64>,
 }
+
+impl Default for UnitTally {
+    fn default() -> Self {
+        UnitTally {
+            open: 0,
+            received: 0,
+            nodes: 0,
+            solutions: 0,
+            depth: Some(0),
+        }
+    }
+}
+
+/// The fewest subtrees a split for another rank gives (see `split_size`).
+const REMOTE_SPLIT: usize = 32;
 
 /// Solutions a worker buffers in `all` mode before handing them over.
 const SOLUTION_BATCH: usize = 512;
@@ -80,11 +98,14 @@ struct Shared<N> {
     /// yet). Subtrees split off a walk are always deeper, so a finished
     /// task at exactly this depth is one initial prefix walked.
     initial_depth: AtomicUsize,
+    /// The problem encodes its nodes: split-off tasks keep their prefixes
+    /// only down to the initial depth.
+    encodes: bool,
     initial_done: AtomicU64,
     /// Unit tracking (for checkpoints): each unit's open tasks and totals.
     units: Option<parking_lot::Mutex<HashMap<Prefix, UnitTally>>>,
     sleep: Sleep,
-    events: Sender<PoolEvent>,
+    events: Sender<PoolEvent<N>>,
 }
 
 /// A rank's worker threads.
@@ -104,7 +125,7 @@ impl<N: Clone + Send + 'static> RankPool<N> {
         mode: Mode,
         limit: Option<u64>,
         threads: usize,
-        events: Sender<PoolEvent>,
+        events: Sender<PoolEvent<N>>,
         track_units: bool,
     ) -> Self {
         let workers: Vec<Worker<Task<N>>> =
@@ -121,6 +142,7 @@ impl<N: Clone + Send + 'static> RankPool<N> {
             live_nodes: AtomicU64::new(0),
             live_solutions: AtomicU64::new(0),
             initial_depth: AtomicUsize::new(usize::MAX),
+            encodes: P::ENCODES,
             initial_done: AtomicU64::new(0),
             units: track_units.then(|| parking_lot::Mutex::new(HashMap::new())),
             sleep: Sleep::default(),
@@ -164,9 +186,9 @@ impl<N: Clone + Send + 'static> RankPool<N> {
 
     /// Asks for subtrees to give to another rank. Queued tasks are taken at
     /// once (up to half of them); otherwise the next worker that can split
-    /// its walk answers with a [`PoolEvent::Donated`]. Returns the prefixes
+    /// its walk answers with a [`PoolEvent::Donated`]. Returns the tasks
     /// taken at once (possibly none) and whether that left the pool idle.
-    pub fn request_donation(&self) -> (Vec<Prefix>, bool) {
+    pub fn request_donation(&self) -> (Vec<Task<N>>, bool) {
         let mut taken = Vec::new();
         let queued: usize = self.shared.injector.len()
             + self.shared.stealers.iter().map(Stealer::len).sum::<usize>();
@@ -179,7 +201,7 @@ impl<N: Clone + Send + 'static> RankPool<N> {
                     Some(s) => s.steal(),
                 };
                 match steal {
-                    Steal::Success(task) => taken.push(task.prefix),
+                    Steal::Success(task) => taken.push(task),
                     Steal::Retry => continue,
                     Steal::Empty => break,
                 }
@@ -191,8 +213,8 @@ impl<N: Clone + Send + 'static> RankPool<N> {
         }
         // Queued tasks leave whole: their units count them as finished
         // here (the master counts them again as pieces in its pool).
-        for prefix in &taken {
-            self.shared.close_task(prefix, 0, 0);
+        for task in &taken {
+            self.shared.close_task(&task.prefix, 0, 0, Some(0));
         }
         let before = self.shared.pending.fetch_sub(taken.len(), Ordering::SeqCst);
         let now_idle = before == taken.len();
@@ -200,6 +222,14 @@ impl<N: Clone + Send + 'static> RankPool<N> {
     }
 
     /// Withdraws a donation request that no worker has taken up.
+    /// Asks the next worker that can split its walk to give the split-off
+    /// subtrees to another rank (a [`PoolEvent::Donated`]), on top of
+    /// queued tasks already taken: queued tasks may all be small, while a
+    /// walk that has run long is in a big subtree.
+    pub fn ask_split(&self) {
+        self.shared.remote_wanted.store(true, Ordering::SeqCst);
+    }
+
     pub fn withdraw_donation_request(&self) {
         self.shared.remote_wanted.store(false, Ordering::SeqCst);
     }
@@ -235,7 +265,7 @@ impl<N> Shared<N> {
     /// Unit tracking: a task of `prefix` is done here (walked, with these
     /// nodes and solutions, or given away whole). Reports the unit when
     /// this rank holds no more of it.
-    fn close_task(&self, prefix: &Prefix, nodes: u64, solutions: u64) {
+    fn close_task(&self, prefix: &Prefix, nodes: u64, solutions: u64, depth: Option<u64>) {
         let Some(units) = &self.units else { return };
         let unit = prefix.truncated(self.initial_depth.load(Ordering::Relaxed));
         let mut units = units.lock();
@@ -245,6 +275,7 @@ impl<N> Shared<N> {
         };
         t.nodes += nodes;
         t.solutions += solutions;
+        t.depth = crate::engine::deeper(t.depth, depth);
         t.open -= 1;
         if t.open == 0 {
             let t = units.remove(&unit).expect("just seen");
@@ -253,6 +284,7 @@ impl<N> Shared<N> {
                 received: t.received,
                 nodes: t.nodes,
                 solutions: t.solutions,
+                depth: t.depth,
             }));
         }
     }
@@ -294,6 +326,26 @@ impl<N> Context<N> for WorkerContext<'_, N> {
             || self.shared.remote_wanted.load(Ordering::Relaxed)
     }
 
+    /// For another rank, more than one level: a donation crosses the
+    /// network and the master, so it should carry enough work to be worth
+    /// the trip, also where most subtrees are small (binomial trees).
+    fn split_size(&self) -> usize {
+        if self.shared.remote_wanted.load(Ordering::Relaxed) {
+            REMOTE_SPLIT
+        } else {
+            1
+        }
+    }
+
+    #[inline]
+    fn prefix_depth(&self) -> usize {
+        if self.shared.encodes {
+            self.shared.initial_depth.load(Ordering::Relaxed)
+        } else {
+            usize::MAX
+        }
+    }
+
     fn donate(&mut self, tasks: Vec<Task<N>>) {
         let remote = self.shared.remote_wanted.load(Ordering::Relaxed)
             && self
@@ -303,8 +355,7 @@ impl<N> Context<N> for WorkerContext<'_, N> {
                 .is_ok();
         if remote {
             self.stats.prefixes_donated += tasks.len() as u64;
-            let prefixes = tasks.into_iter().map(|t| t.prefix).collect();
-            let _ = self.shared.events.send(PoolEvent::Donated(prefixes));
+            let _ = self.shared.events.send(PoolEvent::Donated(tasks));
             return;
         }
         self.stats.local_donations += tasks.len() as u64;
@@ -428,10 +479,11 @@ fn worker_main<P: Problem>(
                     &task.prefix,
                     now.nodes - reported.nodes,
                     now.solutions - reported.solutions,
+                    searcher.task_depth(),
                 );
             }
             reported = now;
-            if task.prefix.depth() == shared.initial_depth.load(Ordering::Relaxed) {
+            if task.depth == shared.initial_depth.load(Ordering::Relaxed) {
                 shared.initial_done.fetch_add(1, Ordering::Relaxed);
             }
             if shared.pending.fetch_sub(1, Ordering::SeqCst) == 1 {
@@ -454,5 +506,6 @@ fn worker_main<P: Problem>(
     let c = searcher.counters();
     stats.nodes = c.nodes;
     stats.solutions = c.solutions;
+    stats.depth = c.depth;
     stats
 }

@@ -9,6 +9,8 @@ pub struct WorkerStats {
     pub nodes: u64,
     /// Weighted solutions found.
     pub solutions: u64,
+    /// The deepest node visited, when known.
+    pub depth: Option<u64>,
     /// Tasks walked to the end (or to a stop).
     pub tasks: u64,
     /// Tasks stolen from other workers of the same rank.

@@ -106,6 +106,40 @@ fn count_below(all: u32, cols: u32, left: u32, right: u32, rows_left: u32, t: &m
 }
 
 impl Problem for Queens {
+    /// A board travels as its three masks, row, weight and queens.
+    const ENCODES: bool = true;
+
+    fn encode(&self, b: &Board, out: &mut Vec<u8>) {
+        for mask in [b.cols, b.left, b.right] {
+            out.extend_from_slice(&mask.to_le_bytes());
+        }
+        out.extend_from_slice(&[b.row, b.weight]);
+        out.extend_from_slice(&b.queens[..b.row as usize]);
+    }
+
+    fn decode(&self, bytes: &[u8]) -> Option<Board> {
+        let word = |i: usize| {
+            Some(u32::from_le_bytes(
+                bytes.get(4 * i..4 * i + 4)?.try_into().ok()?,
+            ))
+        };
+        let (row, weight) = (*bytes.get(12)?, *bytes.get(13)?);
+        let placed = bytes.get(14..)?;
+        if placed.len() != row as usize || u32::from(row) > self.n || !(1..=2).contains(&weight) {
+            return None;
+        }
+        let mut queens = [0u8; MAX_N as usize];
+        queens[..placed.len()].copy_from_slice(placed);
+        Some(Board {
+            cols: word(0)?,
+            left: word(1)?,
+            right: word(2)?,
+            row,
+            weight,
+            queens,
+        })
+    }
+
     type Node = Board;
 
     fn name(&self) -> &'static str {
@@ -200,6 +234,7 @@ impl Problem for Queens {
         SubtreeCount {
             solutions: solutions * b.weight as u64,
             nodes,
+            depth: None,
         }
     }
 }

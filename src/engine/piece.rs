@@ -1,0 +1,60 @@
+//! Pieces: work as it crosses ranks. A piece is a subtree named by its
+//! prefix, and, for a problem that encodes its nodes, the node itself: the
+//! receiver then decodes it instead of replaying the prefix from the root
+//! (a binomial UTS tree is 17,844 levels deep), and the prefix stops at the
+//! master's initial depth, where it still names the piece's unit.
+
+use super::prefix::{Prefix, replay};
+use super::problem::Problem;
+use super::search::Task;
+use serde::{Deserialize, Serialize};
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Piece {
+    /// The whole path from the root, or (with `node`) its first levels.
+    pub prefix: Prefix,
+    /// The depth of the subtree's root.
+    pub depth: u32,
+    /// The subtree's root as the problem encodes it.
+    pub node: Option<Vec<u8>>,
+}
+
+impl Piece {
+    /// A subtree by its whole path.
+    pub fn named(prefix: Prefix) -> Piece {
+        Piece {
+            depth: prefix.depth() as u32,
+            prefix,
+            node: None,
+        }
+    }
+
+    /// `task` as it travels: with its node when the problem encodes nodes.
+    pub fn of<P: Problem>(problem: &P, task: &Task<P::Node>) -> Piece {
+        let node = P::ENCODES.then(|| {
+            let mut bytes = Vec::new();
+            problem.encode(&task.node, &mut bytes);
+            bytes
+        });
+        Piece {
+            prefix: task.prefix.clone(),
+            depth: task.depth as u32,
+            node,
+        }
+    }
+
+    /// The task this piece stands for: its node decoded, or replayed from
+    /// the root. `None` for a piece that names no subtree of this instance.
+    pub fn task<P: Problem>(&self, problem: &P) -> Option<Task<P::Node>> {
+        let node = match &self.node {
+            Some(bytes) => problem.decode(bytes)?,
+            None if self.prefix.depth() == self.depth as usize => replay(problem, &self.prefix)?,
+            None => return None,
+        };
+        Some(Task {
+            prefix: self.prefix.clone(),
+            depth: self.depth as usize,
+            node,
+        })
+    }
+}
