@@ -28,7 +28,8 @@ pub trait Context<N> {
     /// Takes tasks split off the walk. They are no longer the walker's.
     fn donate(&mut self, tasks: Vec<Task<N>>);
     /// How many subtrees a split should give at least (taking levels below
-    /// the shallowest one until it has them).
+    /// the shallowest one until it has them); [`HALF`]: half of the walk's
+    /// unexplored subtrees.
     fn split_size(&self) -> usize {
         1
     }
@@ -65,6 +66,9 @@ impl Default for Counters {
 pub fn deeper(a: Option<u64>, b: Option<u64>) -> Option<u64> {
     Some(a?.max(b?))
 }
+
+/// [`Context::split_size`] for half of the walk's unexplored subtrees.
+pub const HALF: usize = usize::MAX;
 
 /// Nodes to walk before asking again after a split found nothing to give.
 const SPLIT_BACKOFF: u32 = 1024;
@@ -232,7 +236,14 @@ impl<'p, P: Problem> Searcher<'p, P> {
         // that encodes its nodes, the unit's depth, which the task's own
         // prefix already reaches (a split then copies no path).
         let keep = ctx.prefix_depth();
-        let want = ctx.split_size().max(1);
+        let want = match ctx.split_size() {
+            HALF => (0..active)
+                .map(|l| self.levels[l].len() - self.next[l].min(self.levels[l].len()))
+                .sum::<usize>()
+                .div_ceil(2),
+            n => n,
+        }
+        .max(1);
         let mut tasks: Vec<Task<P::Node>> = Vec::new();
         for l in 0..active {
             let from = self.next[l];

@@ -8,7 +8,7 @@ pub mod stats;
 use crate::engine::mode::Mode;
 use crate::engine::prefix::Prefix;
 use crate::engine::problem::Problem;
-use crate::engine::search::{Context, Searcher, Task};
+use crate::engine::search::{Context, HALF, Searcher, Task};
 use crossbeam_channel::Sender;
 use crossbeam_deque::{Injector, Steal, Stealer, Worker};
 use sleep::Sleep;
@@ -71,9 +71,6 @@ impl Default for UnitTally {
         }
     }
 }
-
-/// The fewest subtrees a split for another rank gives (see `split_size`).
-const REMOTE_SPLIT: usize = 32;
 
 /// Solutions a worker buffers in `all` mode before handing them over.
 const SOLUTION_BATCH: usize = 512;
@@ -326,12 +323,13 @@ impl<N> Context<N> for WorkerContext<'_, N> {
             || self.shared.remote_wanted.load(Ordering::Relaxed)
     }
 
-    /// For another rank, more than one level: a donation crosses the
-    /// network and the master, so it should carry enough work to be worth
-    /// the trip, also where most subtrees are small (binomial trees).
+    /// For another rank, half the walk's unexplored subtrees, shallowest
+    /// first: a donation crosses the network and the master, so it should
+    /// carry enough work to be worth the trip, also where nearly every
+    /// subtree is small (binomial trees).
     fn split_size(&self) -> usize {
         if self.shared.remote_wanted.load(Ordering::Relaxed) {
-            REMOTE_SPLIT
+            HALF
         } else {
             1
         }
