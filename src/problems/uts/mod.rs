@@ -31,11 +31,14 @@ pub struct Uts {
     root: [u8; 20],
 }
 
-/// A node: its random state and its depth (the root's is 0).
+/// A node: its random state, its depth (the root's is 0), and how many
+/// children it has, drawn once when the node is made (the walk asks twice:
+/// whether it is a leaf, then for its children).
 #[derive(Debug, Clone, Copy)]
 pub struct Node {
     state: [u8; 20],
     depth: u32,
+    kids: u32,
 }
 
 impl Uts {
@@ -79,13 +82,21 @@ impl Uts {
         ((1.0 - u).ln() / (1.0 - p).ln()).floor().max(0.0) as u64
     }
 
-    /// How many children `node` has.
-    fn children_of(&self, node: &Node) -> u64 {
-        let h = node.depth;
-        let binomial = |n: &Node| {
-            if n.depth == 0 {
+    /// The node of `state` at `depth`, with its number of children.
+    fn node(&self, state: [u8; 20], depth: u32) -> Node {
+        Node {
+            state,
+            depth,
+            kids: self.children_of(&state, depth) as u32,
+        }
+    }
+
+    /// How many children the node of `state` at depth `h` has.
+    fn children_of(&self, state: &[u8; 20], h: u32) -> u64 {
+        let binomial = || {
+            if h == 0 {
                 self.p.b.floor() as u64
-            } else if Self::prob(&n.state) < self.p.q {
+            } else if Self::prob(state) < self.p.q {
                 u64::from(self.p.m)
             } else {
                 0
@@ -99,14 +110,14 @@ impl Uts {
                     0
                 }
             }
-            Shape::Binomial if h == 0 => binomial(node),
-            Shape::Binomial => binomial(node).min(MAX_CHILDREN),
-            Shape::Geometric => self.geometric(&node.state, h).min(MAX_CHILDREN),
+            Shape::Binomial if h == 0 => binomial(),
+            Shape::Binomial => binomial().min(MAX_CHILDREN),
+            Shape::Geometric => self.geometric(state, h).min(MAX_CHILDREN),
             Shape::Hybrid if f64::from(h) < self.p.f * f64::from(self.p.d) => {
-                self.geometric(&node.state, h).min(MAX_CHILDREN)
+                self.geometric(state, h).min(MAX_CHILDREN)
             }
-            Shape::Hybrid if h == 0 => binomial(node),
-            Shape::Hybrid => binomial(node).min(MAX_CHILDREN),
+            Shape::Hybrid if h == 0 => binomial(),
+            Shape::Hybrid => binomial().min(MAX_CHILDREN),
         }
     }
 }
@@ -114,7 +125,8 @@ impl Uts {
 impl Problem for Uts {
     type Node = Node;
 
-    /// A node travels as its state and depth (24 bytes), however deep it is.
+    /// A node travels as its state and depth (24 bytes), however deep it is;
+    /// its number of children is drawn again from them.
     const ENCODES: bool = true;
 
     fn encode(&self, node: &Node, out: &mut Vec<u8>) {
@@ -124,9 +136,11 @@ impl Problem for Uts {
 
     fn decode(&self, bytes: &[u8]) -> Option<Node> {
         let (state, depth) = (bytes.get(..20)?, bytes.get(20..24)?);
-        (bytes.len() == 24).then(|| Node {
-            state: state.try_into().expect("20 bytes"),
-            depth: u32::from_le_bytes(depth.try_into().expect("4 bytes")),
+        (bytes.len() == 24).then(|| {
+            self.node(
+                state.try_into().expect("20 bytes"),
+                u32::from_le_bytes(depth.try_into().expect("4 bytes")),
+            )
         })
     }
 
@@ -139,28 +153,21 @@ impl Problem for Uts {
     }
 
     fn root(&self) -> Node {
-        Node {
-            state: self.root,
-            depth: 0,
-        }
+        self.node(self.root, 0)
     }
 
     fn children(&self, node: &Node, out: &mut Vec<Node>) {
-        let n = self.children_of(node);
         let mut message = [0u8; 24];
         message[..20].copy_from_slice(&node.state);
-        for i in 0..n as u32 {
+        for i in 0..node.kids {
             message[20..].copy_from_slice(&i.to_be_bytes());
-            out.push(Node {
-                state: Sha1::digest(message).into(),
-                depth: node.depth + 1,
-            });
+            out.push(self.node(Sha1::digest(message).into(), node.depth + 1));
         }
     }
 
     /// A leaf is a solution.
     fn solution_weight(&self, node: &Node) -> u64 {
-        u64::from(self.children_of(node) == 0)
+        u64::from(node.kids == 0)
     }
 
     /// A leaf as its depth and state in hexadecimal.
