@@ -13,7 +13,7 @@ export OMPI_ALLOW_RUN_AS_ROOT := 1
 export OMPI_ALLOW_RUN_AS_ROOT_CONFIRM := 1
 MPIRUN := mpirun --oversubscribe --bind-to none
 
-.PHONY: all deps build run test test-scheduler lint no-mpi bench sweep clean
+.PHONY: all deps build run test test-scheduler lint no-mpi bench bench-ranks sweep clean
 
 all: build
 
@@ -124,9 +124,20 @@ BENCH := $(CARGO) run --release --bin hysolve-bench --
 # full 5x5 count from a sample of its slices (magic5-projection); packing
 # (IQ Fit 11x5 counted and written out, Soma, pentominoes 6x10, Bedlam);
 # the cost of checkpoints (none, the default interval, every 0.1 s); UTS
-# T1L and T3L beside N-Queens 16 (the anchor their rates are quoted against).
+# T1L and T3L beside N-Queens 16 (the anchor their rates are quoted against);
+# the requests per second of the master's bookkeeping (master-bench).
 # Every time is prepare_s + wall_s as the run reports it (bench-results/README.md).
-bench: build
+# The plain C peers of our counters (src/bench/c), built as the benchmark's
+# command-line twins of hysolve (same arguments, same JSON summary).
+PEER_CFLAGS := -O3 -march=native
+target/bench-c/%: src/bench/c/%.c
+	@mkdir -p target/bench-c
+	$(CC) $(PEER_CFLAGS) -o $@ $<
+
+bench: build bench-ranks target/bench-c/queens
+	$(BENCH) --reps 5 --configs 1x1 --out bench-results/queens-peer.csv \
+	  --bin target/release/hysolve,target/bench-c/queens --values 16,17
+	$(BENCH) --reps 1 --configs 1x2 --out bench-results/queens.csv --values 18,19
 	$(BENCH) --reps 3 --out bench-results/queens.csv
 	$(BENCH) --reps 5 --configs 1x1,2x1 --out bench-results/hitori.csv \
 	  --problem "--mode unique hitori {}" --values $(HITORI_SEED),examples/hitori/gen-50x50.txt,examples/hitori/gen-100x100.txt
@@ -145,11 +156,22 @@ bench: build
 	$(BENCH) --reps 1 --configs 1x2,2x1 --out bench-results/pack.csv --problem "pack --distinct --pieces bedlam --board {}" --values 4x4x4
 	$(BENCH) --reps 3 --out bench-results/uts.csv --problem "{}" \
 	  --values "uts --tree T1L","uts --tree T3L","queens 16"
+	$(CARGO) run --release --bin master-bench -- --out bench-results/master.csv
 	$(BENCH) --reps 7 --configs 1x2 --out bench-results/checkpoint.csv \
 	  --problem "{} queens 16" --values ",--checkpoint target/bench.ckpt,--checkpoint target/bench.ckpt --checkpoint-every 0.1"
 	$(BENCH) --reps 7 --configs 1x2 --out bench-results/checkpoint.csv \
 	  --problem "{} --mode all --out /tmp/hysolve-pent.txt pack --pieces pentominoes --board 10x6" \
 	  --values ",--checkpoint target/bench.ckpt,--checkpoint target/bench.ckpt --checkpoint-every 0.1"
+
+# The protocol at many ranks, on this machine (so oversubscribed): N-Queens
+# 17 on 2 and 128 ranks of one thread, UTS T1L and T3L on 2 and 64, side by
+# side; the search time and the master's messages per rank
+# (bench-results/ranks.csv). About 5 minutes on 2 cores.
+bench-ranks: build
+	$(BENCH) --reps 3 --configs 2x1,128x1 --messages --out bench-results/ranks.csv \
+	  --problem "queens {}" --values 17
+	$(BENCH) --reps 3 --configs 2x1,64x1 --messages --out bench-results/ranks.csv \
+	  --problem "uts --tree {}" --values T1L,T3L
 
 # Strong scaling on this machine: N-Queens 16, the open 16x16 Hitori
 # count and UTS T1L and T3L over every ranks x threads split of 1, 2, 4, ... workers up to twice

@@ -43,7 +43,8 @@ fn tree(seed: u64, leaves: u64) -> Synthetic {
 
 #[test]
 fn queens_counts_in_every_configuration() {
-    for n in 1..=12u32 {
+    for n in 1..=13u32 {
+        let mut nodes = None;
         for (ranks, threads) in CONFIGS {
             let (o, _) = run(
                 Queens::new(n, true).unwrap(),
@@ -55,6 +56,12 @@ fn queens_counts_in_every_configuration() {
             assert_eq!(
                 o.solutions,
                 A000170[n as usize - 1],
+                "n={n} {ranks}x{threads}"
+            );
+            // One symmetry class search, whoever walks which part of it.
+            assert_eq!(
+                *nodes.get_or_insert(o.nodes),
+                o.nodes,
                 "n={n} {ranks}x{threads}"
             );
         }

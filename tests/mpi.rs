@@ -24,6 +24,19 @@ fn queens_1_to_16_match_oeis_in_every_configuration() {
     }
 }
 
+/// n = 17, the largest count the suite can afford: 2 ranks and 4 ranks.
+#[test]
+fn queens_17_matches_oeis_on_ranks() {
+    for (ranks, threads) in [(2, 1), (4, 1)] {
+        let v = json_of(&mpirun(
+            ranks,
+            threads,
+            &["queens", "17", "--json", "--quiet"],
+        ));
+        assert_eq!(v["solutions"], A000170[16], "{ranks}x{threads}");
+    }
+}
+
 #[test]
 fn work_crosses_ranks_beyond_the_initial_deal() {
     let v = json_of(&mpirun(

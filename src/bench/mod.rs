@@ -21,6 +21,8 @@ pub struct Sample {
     pub nodes: u64,
     /// Highest manager CPU share among ranks other than the master's (%).
     pub manager_cpu_pct: f64,
+    /// Messages the master sent to other ranks.
+    pub master_messages: u64,
 }
 
 pub fn parse_config(s: &str) -> Result<(usize, usize), String> {
@@ -87,6 +89,7 @@ pub fn run_once(cmd: &[String]) -> Result<Sample, String> {
         solutions: get("solutions")? as u64,
         nodes: get("nodes")? as u64,
         manager_cpu_pct,
+        master_messages: v["master"]["messages_sent"].as_u64().unwrap_or(0),
     })
 }
 

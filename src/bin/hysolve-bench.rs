@@ -40,6 +40,10 @@ struct Opts {
     /// Values substituted for `{}` in --problem
     #[arg(long, value_delimiter = ',', default_value = "14,15,16,17")]
     values: Vec<String>,
+    /// Also record the master's messages to other ranks (the median over
+    /// repetitions, and per rank): a last column, for a CSV of its own
+    #[arg(long)]
+    messages: bool,
 }
 
 fn main() -> std::process::ExitCode {
@@ -61,9 +65,15 @@ fn bench(opts: &Opts) -> Result<(), String> {
         .collect::<Result<_, _>>()?;
     let (machine, commit) = (machine(), commit());
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let header = "commit,machine,cores,problem,ranks,threads,oversubscribed,reps,median_s,min_s,max_s,speedup_vs_1x1,solutions,nodes,max_manager_cpu_pct,command";
+    let messages_header = format!("{header},median_master_messages,master_messages_per_rank");
     let mut csv = open_csv(
         &opts.out,
-        "commit,machine,cores,problem,ranks,threads,oversubscribed,reps,median_s,min_s,max_s,speedup_vs_1x1,solutions,nodes,max_manager_cpu_pct,command",
+        if opts.messages {
+            &messages_header
+        } else {
+            header
+        },
     )?;
     // Every run of every value and configuration, interleaved: each
     // repetition runs them all once, so a noisy machine's noise falls on
@@ -127,7 +137,7 @@ fn bench(opts: &Opts) -> Result<(), String> {
             }
             let speedup = base.map_or(String::new(), |b| format!("{:.3}", b / med));
             let mgr = s.iter().map(|x| x.manager_cpu_pct).fold(0.0, f64::max);
-            let line = format!(
+            let mut line = format!(
                 "{commit},\"{machine}\",{cores},\"{}\",{ranks},{threads},{},{},{med:.4},{:.4},{:.4},{speedup},{solutions},{},{mgr:.3},\"{}\"",
                 problem.join(" "),
                 ranks * threads > cores,
@@ -137,6 +147,11 @@ fn bench(opts: &Opts) -> Result<(), String> {
                 s[0].nodes,
                 cmds[i].join(" ")
             );
+            if opts.messages {
+                let mut counts: Vec<f64> = s.iter().map(|x| x.master_messages as f64).collect();
+                let m = median(&mut counts);
+                line += &format!(",{m:.0},{:.1}", m / ranks as f64);
+            }
             println!("{line}");
             writeln!(csv, "{line}").map_err(|e| e.to_string())?;
         }

@@ -6,7 +6,8 @@
 //!
 //! - [`config`]: a run's configuration, with defaults and a builder;
 //! - `manager`: the rank manager (the protocol on one rank);
-//! - `master`: the master's decisions, free of I/O;
+//! - `master`: the master's decisions, free of I/O; `master_bench`: the
+//!   requests per second they serve;
 //! - `checkpointer` and [`checkpoint`]: the master's checkpoints;
 //! - [`sink`]: where solutions go; [`observer`]: who watches the run;
 //! - [`outcome`]: the answer and the errors.
@@ -19,6 +20,8 @@ mod host;
 mod launcher;
 mod manager;
 mod master;
+#[doc(hidden)]
+pub mod master_bench;
 #[cfg(feature = "mpi")]
 mod mpi_transport;
 pub mod observer;

@@ -19,9 +19,9 @@ pub enum Message {
         pieces: Vec<Piece>,
         initial_depth: u32,
     },
-    /// Master -> rank: split off some unexplored subtrees for another rank.
-    /// Answered by a `Donation`, or, when the rank has nothing left to
-    /// give, by its next `AskForWork`.
+    /// Master -> rank: split off half of your unexplored subtrees for a
+    /// waiting rank. Answered by a `Donation`, or, when the rank has nothing
+    /// left to give, by its next `AskForWork`.
     DonateRequest,
     /// Rank -> master: the answer to a `DonateRequest` (never empty).
     Donation { pieces: Vec<Piece> },

@@ -27,11 +27,11 @@ pub trait Context<N> {
     fn wants_work(&self) -> bool;
     /// Takes tasks split off the walk. They are no longer the walker's.
     fn donate(&mut self, tasks: Vec<Task<N>>);
-    /// How many subtrees a split should give at least (taking levels below
-    /// the shallowest one until it has them); [`HALF`]: half of the walk's
-    /// unexplored subtrees.
-    fn split_size(&self) -> usize {
-        1
+    /// How much a split gives away: the unexplored siblings at the
+    /// shallowest level that has any, or a share of everything the walk
+    /// left unexplored.
+    fn split_size(&self) -> Split {
+        Split::Level
     }
     /// How deep the prefixes of split-off tasks go (`usize::MAX`: all the way).
     fn prefix_depth(&self) -> usize {
@@ -67,8 +67,28 @@ pub fn deeper(a: Option<u64>, b: Option<u64>) -> Option<u64> {
     Some(a?.max(b?))
 }
 
-/// [`Context::split_size`] for half of the walk's unexplored subtrees.
-pub const HALF: usize = usize::MAX;
+/// How much of its walk a split gives away ([`Context::split_size`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Split {
+    /// The unexplored siblings at the shallowest level that has any: the
+    /// biggest subtrees, for a thread of the same rank.
+    Level,
+    /// Half of the subtrees the walk left unexplored, shallowest first, for
+    /// another rank: work that crosses the network and the master must be
+    /// worth the trip, also where nearly every subtree is small (binomial
+    /// trees).
+    Half,
+}
+
+impl Split {
+    /// How many of `unexplored` subtrees this split takes (at least one).
+    pub fn of(self, unexplored: usize) -> usize {
+        match self {
+            Split::Level => 1,
+            Split::Half => unexplored.div_ceil(2).max(1),
+        }
+    }
+}
 
 /// Nodes to walk before asking again after a split found nothing to give.
 const SPLIT_BACKOFF: u32 = 1024;
@@ -222,9 +242,9 @@ impl<'p, P: Problem> Searcher<'p, P> {
     }
 
     /// Splits off the unexplored siblings at the shallowest level that has
-    /// any (the biggest subtrees), and at the levels below it until at
-    /// least `ctx.split_size()` subtrees are taken, and hands them to
-    /// `ctx`. Returns false when there was nothing to give.
+    /// any (the biggest subtrees), and at the levels below it until the
+    /// share `ctx.split_size()` asks for is taken, and hands them to `ctx`.
+    /// Returns false when there was nothing to give.
     fn split<C: Context<P::Node>>(
         &mut self,
         base: &Prefix,
@@ -236,14 +256,10 @@ impl<'p, P: Problem> Searcher<'p, P> {
         // that encodes its nodes, the unit's depth, which the task's own
         // prefix already reaches (a split then copies no path).
         let keep = ctx.prefix_depth();
-        let want = match ctx.split_size() {
-            HALF => (0..active)
-                .map(|l| self.levels[l].len() - self.next[l].min(self.levels[l].len()))
-                .sum::<usize>()
-                .div_ceil(2),
-            n => n,
-        }
-        .max(1);
+        let unexplored: usize = (0..active)
+            .map(|l| self.levels[l].len() - self.next[l].min(self.levels[l].len()))
+            .sum();
+        let want = ctx.split_size().of(unexplored);
         let mut tasks: Vec<Task<P::Node>> = Vec::new();
         for l in 0..active {
             let from = self.next[l];

@@ -8,7 +8,7 @@ pub mod stats;
 use crate::engine::mode::Mode;
 use crate::engine::prefix::Prefix;
 use crate::engine::problem::Problem;
-use crate::engine::search::{Context, HALF, Searcher, Task};
+use crate::engine::search::{Context, Searcher, Split, Task};
 use crossbeam_channel::Sender;
 use crossbeam_deque::{Injector, Steal, Stealer, Worker};
 use sleep::Sleep;
@@ -181,10 +181,10 @@ impl<N: Clone + Send + 'static> RankPool<N> {
         self.shared.sleep.notify();
     }
 
-    /// Asks for subtrees to give to another rank. Queued tasks are taken at
-    /// once (up to half of them); otherwise the next worker that can split
-    /// its walk answers with a [`PoolEvent::Donated`]. Returns the tasks
-    /// taken at once (possibly none) and whether that left the pool idle.
+    /// Asks for subtrees to give to another rank: half of the queued tasks
+    /// at once; when none are queued, the next worker that can split its
+    /// walk answers with a [`PoolEvent::Donated`]. Returns the tasks taken
+    /// at once (possibly none) and whether that left the pool idle.
     pub fn request_donation(&self) -> (Vec<Task<N>>, bool) {
         let mut taken = Vec::new();
         let queued: usize = self.shared.injector.len()
@@ -219,14 +219,6 @@ impl<N: Clone + Send + 'static> RankPool<N> {
     }
 
     /// Withdraws a donation request that no worker has taken up.
-    /// Asks the next worker that can split its walk to give the split-off
-    /// subtrees to another rank (a [`PoolEvent::Donated`]), on top of
-    /// queued tasks already taken: queued tasks may all be small, while a
-    /// walk that has run long is in a big subtree.
-    pub fn ask_split(&self) {
-        self.shared.remote_wanted.store(true, Ordering::SeqCst);
-    }
-
     pub fn withdraw_donation_request(&self) {
         self.shared.remote_wanted.store(false, Ordering::SeqCst);
     }
@@ -323,15 +315,13 @@ impl<N> Context<N> for WorkerContext<'_, N> {
             || self.shared.remote_wanted.load(Ordering::Relaxed)
     }
 
-    /// For another rank, half the walk's unexplored subtrees, shallowest
-    /// first: a donation crosses the network and the master, so it should
-    /// carry enough work to be worth the trip, also where nearly every
-    /// subtree is small (binomial trees).
-    fn split_size(&self) -> usize {
+    /// For another rank, half of the walk's unexplored subtrees, shallowest
+    /// first; for a thread of this rank, one level.
+    fn split_size(&self) -> Split {
         if self.shared.remote_wanted.load(Ordering::Relaxed) {
-            HALF
+            Split::Half
         } else {
-            1
+            Split::Level
         }
     }
 
@@ -346,11 +336,7 @@ impl<N> Context<N> for WorkerContext<'_, N> {
 
     fn donate(&mut self, tasks: Vec<Task<N>>) {
         let remote = self.shared.remote_wanted.load(Ordering::Relaxed)
-            && self
-                .shared
-                .remote_wanted
-                .compare_exchange(true, false, Ordering::SeqCst, Ordering::SeqCst)
-                .is_ok();
+            && self.shared.remote_wanted.swap(false, Ordering::SeqCst);
         if remote {
             self.stats.prefixes_donated += tasks.len() as u64;
             let _ = self.shared.events.send(PoolEvent::Donated(tasks));
