@@ -28,8 +28,8 @@ pub trait Context<N> {
     /// Takes tasks split off the walk. They are no longer the walker's.
     fn donate(&mut self, tasks: Vec<Task<N>>);
     /// How much a split gives away: the unexplored siblings at the
-    /// shallowest level that has any, or a share of everything the walk
-    /// left unexplored.
+    /// shallowest level that has any, or half of everything the walk left
+    /// unexplored.
     fn split_size(&self) -> Split {
         Split::Level
     }
@@ -78,16 +78,6 @@ pub enum Split {
     /// worth the trip, also where nearly every subtree is small (binomial
     /// trees).
     Half,
-}
-
-impl Split {
-    /// How many of `unexplored` subtrees this split takes (at least one).
-    pub fn of(self, unexplored: usize) -> usize {
-        match self {
-            Split::Level => 1,
-            Split::Half => unexplored.div_ceil(2).max(1),
-        }
-    }
 }
 
 /// Nodes to walk before asking again after a split found nothing to give.
@@ -256,10 +246,14 @@ impl<'p, P: Problem> Searcher<'p, P> {
         // that encodes its nodes, the unit's depth, which the task's own
         // prefix already reaches (a split then copies no path).
         let keep = ctx.prefix_depth();
-        let unexplored: usize = (0..active)
-            .map(|l| self.levels[l].len() - self.next[l].min(self.levels[l].len()))
-            .sum();
-        let want = ctx.split_size().of(unexplored);
+        let want = match ctx.split_size() {
+            Split::Level => 1,
+            Split::Half => (0..active)
+                .map(|l| self.levels[l].len() - self.next[l].min(self.levels[l].len()))
+                .sum::<usize>()
+                .div_ceil(2)
+                .max(1),
+        };
         let mut tasks: Vec<Task<P::Node>> = Vec::new();
         for l in 0..active {
             let from = self.next[l];
