@@ -146,10 +146,11 @@ impl Master {
         self.serve(out);
     }
 
-    /// A donation goes whole to the rank it was asked for, if that rank
-    /// still waits: the thief gets half of the victim's work in one
-    /// message. A donation nobody waits for any more (its thief was served
-    /// from the pool meanwhile) goes to the pool.
+    /// A donation goes whole to the rank it was asked for: the thief gets
+    /// half of the victim's work in one message. (A thief with a victim is
+    /// never served from the pool, so it still waits; a donation with no
+    /// waiting thief, which the protocol does not produce, goes to the
+    /// pool rather than being lost.)
     pub fn on_donation(&mut self, from: usize, prefixes: Vec<Piece>, out: &mut Outbox) {
         self.stats.prefixes_returned += prefixes.len() as u64;
         match self.release_thief(from) {

@@ -299,25 +299,16 @@ impl Problem for Queens {
                 Class::Plain => {
                     count_below(self.all, b.cols, b.left, b.right, self.n - y, &mut t);
                 }
-                Class::Corner if y == self.n - 1 => {
-                    let free = self.all & !(b.cols | b.left | b.right);
-                    let free = self.bounds(b).corner(y, free).count_ones() as u64;
-                    t.nodes += free;
-                    t.solutions += 8 * free;
-                }
                 Class::Corner => count_corner(&self.bounds(b), y, b.cols, b.left, b.right, &mut t),
-                Class::Side => {
-                    let mut board = b.bits();
-                    count_side(
-                        &self.bounds(b),
-                        y,
-                        b.cols,
-                        b.left,
-                        b.right,
-                        &mut board,
-                        &mut t,
-                    );
-                }
+                Class::Side => count_side(
+                    &self.bounds(b),
+                    y,
+                    b.cols,
+                    b.left,
+                    b.right,
+                    b.bits(),
+                    &mut t,
+                ),
             }
         }
         SubtreeCount {

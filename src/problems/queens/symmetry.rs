@@ -194,6 +194,12 @@ pub struct Tally {
 /// last row has free squares.
 pub fn count_corner(b: &Bounds, y: u32, cols: u32, left: u32, right: u32, t: &mut Tally) {
     let mut free = b.corner(y, b.all & !(cols | left | right));
+    if y == b.last {
+        let last = free.count_ones() as u64;
+        t.nodes += last;
+        t.solutions += 8 * last;
+        return;
+    }
     if y + 1 == b.last {
         while free != 0 {
             let bit = free & free.wrapping_neg();
@@ -231,12 +237,12 @@ pub fn count_side(
     cols: u32,
     left: u32,
     right: u32,
-    board: &mut [u32; 32],
+    board: [u32; 32],
     t: &mut Tally,
 ) {
     let mut walk = SideWalk {
         b: *b,
-        board: *board,
+        board,
         t: Tally::default(),
     };
     walk.below(y, cols, left, right);
