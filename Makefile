@@ -114,6 +114,7 @@ test-scheduler: deps
 
 HITORI_SEED := $(shell ls examples/hitori/seed/*.txt | tr '\n' ',' | sed 's/,$$//')
 MAGIC_FILES := examples/magic/seed_4x4_br15.txt,examples/magic/empty_4x4.txt,examples/magic/5x5_diag_sample00.txt,examples/magic/5x5_row_1_2_13_24_25.txt,examples/magic/5x5_siamese_13blank.txt
+XC_FILES := examples/xc/pentominoes-6x10.xc,examples/xc/langford-12.xc,examples/xc/queens-13.xc,examples/xc/soma.xc
 BENCH := $(CARGO) run --release --bin hysolve-bench --
 
 # Medians of several runs side by side, appended to CSVs in bench-results/:
@@ -127,6 +128,9 @@ BENCH := $(CARGO) run --release --bin hysolve-bench --
 # T1L and T3L beside N-Queens 16 (the anchor their rates are quoted against);
 # the requests per second of the master's bookkeeping (master-bench).
 # Every time is prepare_s + wall_s as the run reports it (bench-results/README.md).
+# Exact cover: the files of examples/xc beside our plain C dancing-links
+# counter (src/bench/c/dlx.c), the pentomino file on both structures beside
+# the packing solver, and the pentomino and Langford files in 1x1, 1x2, 2x1.
 # The plain C peers of our counters (src/bench/c), built as the benchmark's
 # command-line twins of hysolve (same arguments, same JSON summary).
 PEER_CFLAGS := -O3 -march=native
@@ -134,7 +138,13 @@ target/bench-c/%: src/bench/c/%.c
 	@mkdir -p target/bench-c
 	$(CC) $(PEER_CFLAGS) -o $@ $<
 
-bench: build bench-ranks target/bench-c/queens
+bench: build bench-ranks target/bench-c/queens target/bench-c/dlx
+	$(BENCH) --reps 5 --configs 1x1 --out bench-results/xc-peer.csv \
+	  --bin target/release/hysolve,target/bench-c/dlx --problem "xc {}" --values $(XC_FILES)
+	$(BENCH) --reps 5 --configs 1x1 --out bench-results/xc-peer.csv --problem "{}" \
+	  --values "xc examples/xc/pentominoes-6x10.xc","xc --engine links examples/xc/pentominoes-6x10.xc","pack --pieces pentominoes --board 6x10"
+	$(BENCH) --reps 5 --out bench-results/xc.csv --problem "xc {}" \
+	  --values examples/xc/pentominoes-6x10.xc,examples/xc/langford-12.xc
 	$(BENCH) --reps 5 --configs 1x1 --out bench-results/queens-peer.csv \
 	  --bin target/release/hysolve,target/bench-c/queens --values 16,17
 	$(BENCH) --reps 1 --configs 1x2 --out bench-results/queens.csv --values 18,19

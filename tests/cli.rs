@@ -565,3 +565,139 @@ fn byte_order_mark_and_crlf_are_read() {
         .contains(": 240 solutions")
     );
 }
+
+#[test]
+fn xc_bad_input_names_file_line_and_column() {
+    let dir = tempfile::tempdir().unwrap();
+    for (name, text, want) in [
+        (
+            "empty.xc",
+            "",
+            ": empty file: expected a line naming the items",
+        ),
+        ("comments.xc", "| just this\n", ": no items line"),
+        ("unknown.xc", "a b\na q\n", ":2:3: unknown item 'q'"),
+        (
+            "twice.xc",
+            "a b\nb a b\n",
+            ":2:5: item 'b' twice in one option",
+        ),
+        (
+            "colour.xc",
+            "a | x\na:1 x\n",
+            ":2:1: primary item 'a' cannot have a colour",
+        ),
+        (
+            "long.xc",
+            "a abcdefghi\n",
+            ":1:3: item name 'abcdefghi' is 9 characters long, more than 8",
+        ),
+        ("colon.xc", "a b:c\n", ":1:4: item name 'b:c' contains ':'"),
+        ("bar.xc", "a b\na b|\n", ":2:4: item name 'b|' contains '|'"),
+        (
+            "wide.xc",
+            "a | x\na x:12\n",
+            ":2:5: a colour is one character, got '12'",
+        ),
+    ] {
+        let path = write_temp(&dir, name, text);
+        assert_one_line_error(&["xc", &path], &format!("{path}{want}"));
+    }
+    assert_one_line_error(
+        &["xc", "/nonexistent/p.xc"],
+        "/nonexistent/p.xc: no such file",
+    );
+    assert_one_line_error(&["xc"], "FILE");
+    assert_one_line_error(&["xc", "--engine", "fast", "p.xc"], "--engine");
+}
+
+#[test]
+fn xc_counts_lists_and_warns_like_dlx() {
+    let dir = tempfile::tempdir().unwrap();
+    // Options 3 and 5 have no primary item: dropped, with a warning.
+    let path = write_temp(
+        &dir,
+        "small.xc",
+        "| a comment\na b c | x y\na x:1\ny\nb c x:1\nx:2\nb x:2\nc y\na b\n",
+    );
+    let out = hysolve(&["xc", &path]);
+    assert!(out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains(&format!(
+            "note: {path}:4: option with no primary item dropped (and 1 more"
+        )),
+        "{stderr}"
+    );
+    let v = json_of(&hysolve(&[
+        "--threads",
+        "2",
+        "xc",
+        &path,
+        "--json",
+        "--quiet",
+    ]));
+    assert_eq!(v["solutions"], 2);
+    // Solutions as their options, in the input's order, a blank line between.
+    let out = hysolve(&["--mode", "all", "--quiet", "--threads", "1", "xc", &path]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        stdout.starts_with("a x:1\nb c x:1\n\nc y\na b\n"),
+        "{stdout}"
+    );
+    // Each rank's solutions in --stats.
+    let out = hysolve(&["--threads", "2", "--stats", "xc", &path]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("solutions"), "{stderr}");
+}
+
+#[test]
+fn pack_export_xc_round_trip() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("p.xc").display().to_string();
+    let out = hysolve(&[
+        "pack",
+        "--pieces",
+        "pentominoes",
+        "--board",
+        "20x3",
+        "--export-xc",
+        &file,
+    ]);
+    assert!(out.status.success());
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(
+        stdout.trim(),
+        format!("wrote {file}: 1236 options over 72 items")
+    );
+    let v = json_of(&hysolve(&["xc", &file, "--json", "--quiet"]));
+    assert_eq!(v["solutions"], 8);
+    assert_one_line_error(
+        &[
+            "pack",
+            "--pieces",
+            "double-soma",
+            "--board",
+            "6x3x3",
+            "--export-xc",
+            &file,
+        ],
+        "piece",
+    );
+    // The refused export left the earlier file as it was.
+    let v = json_of(&hysolve(&["xc", &file, "--json", "--quiet"]));
+    assert_eq!(v["solutions"], 8);
+    assert_one_line_error(
+        &[
+            "pack",
+            "--pieces",
+            "soma",
+            "--board",
+            "3x3x3",
+            "--distinct",
+            "--export-xc",
+            &file,
+        ],
+        "--distinct",
+    );
+}

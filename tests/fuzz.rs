@@ -15,6 +15,9 @@ use hysolve::problems::hitori::{Hitori, grid::Grid};
 use hysolve::problems::input::{MAX_INPUT_BYTES, read_text};
 use hysolve::problems::magic::{Magic, square::Given};
 use hysolve::problems::pack::{Layout, Pack, figure::Figure, pieces::PieceSet};
+use hysolve::problems::xc::Xc;
+use hysolve::problems::xc::cursor::Engine;
+use hysolve::problems::xc::format::Instance;
 use hysolve::view;
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestRunner};
@@ -243,6 +246,33 @@ fn magic_squares() {
         }
     });
     reach.report("magic", n);
+}
+
+#[test]
+fn exact_cover_files() {
+    let seeds = seeds(
+        &[
+            "examples/xc/colours.xc",
+            "examples/xc/langford-12.xc",
+            "examples/xc/queens-13.xc",
+        ],
+        "abcxys0123456789 |:\n",
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let file = scratch(&dir, "fuzz.xc");
+    let reach = Reach::new(&["text", "instances", "problems"]);
+    let n = fuzz("xc", inputs(seeds), |bytes| {
+        let Some(text) = through_file(&file, bytes) else {
+            return;
+        };
+        reach.at("text");
+        if let Ok(instance) = Instance::parse("fuzz.xc", &text) {
+            reach.at("instances");
+            let _ = Xc::new("fuzz.xc".into(), instance, Engine::Auto);
+            reach.at("problems");
+        }
+    });
+    reach.report("xc", n);
 }
 
 /// A box of `cells` cells, as near a cube (3D) or a square as it divides.

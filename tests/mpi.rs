@@ -272,3 +272,35 @@ fn packing_over_mpi_in_every_configuration() {
         }
     }
 }
+
+#[test]
+fn exact_cover_over_mpi_in_every_configuration() {
+    for (ranks, threads) in CONFIGS {
+        let what = format!("{ranks}x{threads}");
+        for (args, count) in [
+            (vec!["xc", "examples/xc/langford-12.xc"], 216_288),
+            (vec!["xc", "examples/xc/soma.xc"], 11_520),
+            (
+                vec!["xc", "--engine", "links", "examples/xc/queens-13.xc"],
+                73_712,
+            ),
+            (vec!["--mode", "unique", "xc", "examples/xc/sudoku.xc"], 1),
+        ] {
+            let mut args = args.clone();
+            args.extend(["--json", "--quiet"]);
+            let v = json_of(&mpirun(ranks, threads, &args));
+            assert_eq!(v["solutions"], count, "{args:?} in {what}");
+            // Every rank says how many it found (the sudoku's one solution
+            // turns up in the master's first expansion, before any rank).
+            let per_rank: u64 = v["rank_stats"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|r| r["solutions"].as_u64().unwrap())
+                .sum();
+            if count > 1 {
+                assert_eq!(per_rank, count, "{args:?} in {what}");
+            }
+        }
+    }
+}

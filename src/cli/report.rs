@@ -57,10 +57,11 @@ pub fn stats_table(o: &Outcome) -> String {
     let _ = writeln!(s, "{}", hosts.join(", "));
     let _ = writeln!(
         s,
-        "{:>4} {:>6} {:>14} {:>8} {:>8} {:>8} {:>8} {:>8} {:>6} {:>8} {:>8} {:>8}",
+        "{:>4} {:>6} {:>14} {:>12} {:>8} {:>8} {:>8} {:>8} {:>8} {:>6} {:>8} {:>8} {:>8}",
         "rank",
         "worker",
         "nodes",
+        "solutions",
         "tasks",
         "steals",
         "l.donat",
@@ -76,10 +77,11 @@ pub fn stats_table(o: &Outcome) -> String {
         let idle: f64 = r.workers.iter().map(|w| w.idle_s).sum();
         let _ = writeln!(
             s,
-            "{:>4} {:>6} {:>14} {:>8} {:>8} {:>8} {:>8} {:>8} {:>6} {:>8.3} {:>8.3} {:>8}",
+            "{:>4} {:>6} {:>14} {:>12} {:>8} {:>8} {:>8} {:>8} {:>8} {:>6} {:>8.3} {:>8.3} {:>8}",
             r.rank,
             "all",
             r.nodes,
+            r.solutions,
             r.workers.iter().map(|w| w.tasks).sum::<u64>(),
             r.workers.iter().map(|w| w.local_steals).sum::<u64>(),
             r.workers.iter().map(|w| w.local_donations).sum::<u64>(),
@@ -93,10 +95,11 @@ pub fn stats_table(o: &Outcome) -> String {
         for (i, w) in r.workers.iter().enumerate() {
             let _ = writeln!(
                 s,
-                "{:>4} {:>6} {:>14} {:>8} {:>8} {:>8} {:>8} {:>8} {:>6} {:>8.3} {:>8.3}",
+                "{:>4} {:>6} {:>14} {:>12} {:>8} {:>8} {:>8} {:>8} {:>8} {:>6} {:>8.3} {:>8.3}",
                 r.rank,
                 i,
                 w.nodes,
+                "",
                 w.tasks,
                 w.local_steals,
                 w.local_donations,

@@ -11,7 +11,9 @@ pub mod input;
 mod puzzle;
 
 pub use error::PuzzleError;
-pub use puzzle::{BuildError, Entry, Generated, Generator, Job, Puzzle, Registered, job, register};
+pub use puzzle::{
+    BuildError, Entry, Generated, Generator, Job, Puzzle, Registered, job, register, written,
+};
 
 pub mod hitori;
 pub mod magic;
@@ -19,6 +21,7 @@ pub mod pack;
 pub mod queens;
 pub mod synthetic;
 pub mod uts;
+pub mod xc;
 
 /// Every puzzle hysolve knows, in the order of `hysolve --help`. The
 /// viewer tries their formats in this order to tell a file's puzzle:
@@ -30,6 +33,7 @@ pub static PUZZLES: &[&dyn Entry] = &[
     &register::<pack::door::Door>(),
     &register::<synthetic::door::Door>(),
     &register::<uts::door::Door>(),
+    &register::<xc::door::Door>(),
 ];
 
 /// The registered puzzle called `name`.

@@ -101,6 +101,41 @@ impl<P: Problem> Job for Typed<P> {
     }
 }
 
+/// A job that searches nothing: it writes `text` to `path` (on rank 0,
+/// atomically) and says so on stdout (`wrote FILE: WHAT`). For a door's
+/// options that turn an instance into a file.
+pub fn written(path: PathBuf, text: String, what: String) -> Box<dyn Job> {
+    Box::new(Written { path, text, what })
+}
+
+struct Written {
+    path: PathBuf,
+    text: String,
+    what: String,
+}
+
+impl Job for Written {
+    fn name(&self) -> &'static str {
+        "export"
+    }
+    fn instance(&self) -> String {
+        self.path.display().to_string()
+    }
+    fn note(&self) -> Option<String> {
+        None
+    }
+    fn run(&self, _: &RunConfig, _: Solutions<'_>) -> Result<Option<Outcome>, RunError> {
+        if crate::cluster::is_rank_zero() {
+            crate::cluster::FileSink::write_atomically(&self.path, self.text.as_bytes())?;
+            println!("wrote {}: {}", self.path.display(), self.what);
+        }
+        Ok(None)
+    }
+    fn pretty(&self, _: &str) -> Option<String> {
+        None
+    }
+}
+
 /// A puzzle's generator of new instances.
 #[derive(Clone, Copy)]
 pub struct Generator {

@@ -1,11 +1,12 @@
 //! Packing through the front door: `hysolve pack --pieces SET (--board WxH[xD] | --figure F)`.
 
 use super::Layout;
+use super::export::export_xc;
 use super::figure::Figure;
 use super::pieces::PieceSet;
 use super::solution::Solution;
 use crate::engine::Mode;
-use crate::problems::{Job, Puzzle, PuzzleError};
+use crate::problems::{Job, Puzzle, PuzzleError, written};
 use crate::view::{Cell, Fill, Format, Picture};
 use std::path::PathBuf;
 
@@ -25,6 +26,10 @@ pub struct Args {
     /// Count solutions up to the symmetries of the figure that map the piece set onto itself
     #[arg(long)]
     distinct: bool,
+    /// Write the problem as exact cover in Knuth's DLX format to this file
+    /// (for `hysolve xc`) instead of solving it
+    #[arg(long, value_name = "FILE", conflicts_with = "distinct")]
+    export_xc: Option<PathBuf>,
 }
 
 impl Puzzle for Door {
@@ -53,7 +58,17 @@ impl Puzzle for Door {
                 ));
             }
         };
-        Layout::new(set, figure)?.into_job(args.distinct)
+        let layout = Layout::new(set, figure)?;
+        if let Some(path) = args.export_xc {
+            let text = export_xc(&layout)?;
+            let what = format!(
+                "{} options over {} items",
+                layout.placements.len(),
+                layout.set.kinds.len() + layout.shown.cells()
+            );
+            return Ok(written(path, text, what));
+        }
+        layout.into_job(args.distinct)
     }
 
     fn format() -> Option<Format> {

@@ -22,6 +22,7 @@
 
 pub mod bits;
 pub mod door;
+pub mod export;
 pub mod figure;
 pub mod geometry;
 pub mod pieces;
