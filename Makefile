@@ -143,7 +143,7 @@ bench: build bench-ranks target/bench-c/queens target/bench-c/dlx
 	  --bin target/release/hysolve,target/bench-c/dlx --problem "xc {}" --values $(XC_FILES)
 	$(BENCH) --reps 5 --configs 1x1 --out bench-results/xc-peer.csv --problem "{}" \
 	  --values "xc examples/xc/pentominoes-6x10.xc","xc --engine links examples/xc/pentominoes-6x10.xc","pack --pieces pentominoes --board 6x10"
-	$(BENCH) --reps 5 --out bench-results/xc.csv --problem "xc {}" \
+	$(BENCH) --reps 9 --out bench-results/xc.csv --problem "xc {}" \
 	  --values examples/xc/pentominoes-6x10.xc,examples/xc/langford-12.xc
 	$(BENCH) --reps 5 --configs 1x1 --out bench-results/queens-peer.csv \
 	  --bin target/release/hysolve,target/bench-c/queens --values 16,17
