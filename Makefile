@@ -128,7 +128,8 @@ BENCH := $(CARGO) run --release --bin hysolve-bench --
 # T1L and T3L beside N-Queens 16 (the anchor their rates are quoted against);
 # the requests per second of the master's bookkeeping (master-bench).
 # Every time is prepare_s + wall_s as the run reports it (bench-results/README.md).
-# Exact cover: the files of examples/xc beside our plain C dancing-links
+# Packing beside our plain C first-empty-cell counter (src/bench/c/pack.c),
+# one thread. Exact cover: the files of examples/xc beside our plain C dancing-links
 # counter (src/bench/c/dlx.c), the pentomino file on both structures beside
 # the packing solver, and the pentomino and Langford files in 1x1, 1x2, 2x1.
 # The plain C peers of our counters (src/bench/c), built as the benchmark's
@@ -138,7 +139,10 @@ target/bench-c/%: src/bench/c/%.c
 	@mkdir -p target/bench-c
 	$(CC) $(PEER_CFLAGS) -o $@ $<
 
-bench: build bench-ranks target/bench-c/queens target/bench-c/dlx
+bench: build bench-ranks target/bench-c/queens target/bench-c/dlx target/bench-c/pack
+	$(BENCH) --reps 3 --configs 1x1 --out bench-results/pack-peer.csv \
+	  --bin target/release/hysolve,target/bench-c/pack --problem "pack --pieces {}" \
+	  --values "pentominoes --board 10x6","iqfit --board 11x5"
 	$(BENCH) --reps 5 --configs 1x1 --out bench-results/xc-peer.csv \
 	  --bin target/release/hysolve,target/bench-c/dlx --problem "xc {}" --values $(XC_FILES)
 	$(BENCH) --reps 5 --configs 1x1 --out bench-results/xc-peer.csv --problem "{}" \
