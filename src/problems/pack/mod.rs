@@ -195,6 +195,13 @@ pub struct Pack<const W: usize> {
     covers: Vec<Vec<u32>>,
     /// Placements by kind.
     by_kind: Vec<Vec<u32>>,
+    /// The placements the symmetry breaking keeps, by lowest cell, in runs
+    /// of one kind: `runs[cell_runs[c].0..cell_runs[c].1]` are cell `c`'s
+    /// runs, `(kind, start, end)` a range of `first`. The in-place counter
+    /// skips a used piece's run whole, not placement by placement.
+    first: Vec<u32>,
+    runs: Vec<(u8, u32, u32)>,
+    cell_runs: Vec<(u32, u32)>,
     /// Branch on the empty cell with fewest fitting placements instead of
     /// the lowest one (3D figures: it costs a scan per node, but cuts the
     /// tree by orders of magnitude where pockets of the wrong shape abound).
@@ -301,6 +308,22 @@ impl<const W: usize> Pack<W> {
         }
         let fewest = f.d > 1;
         let groups = symmetry::Breaking::new(&layout, distinct)?;
+        // by_first's lists are in kind order (placements are made kind by
+        // kind), so each kind's kept placements under a cell are one run.
+        let (mut first, mut runs, mut cell_runs) = (Vec::new(), Vec::new(), Vec::new());
+        for list in &by_first {
+            let from = runs.len() as u32;
+            for &p in list.iter().filter(|&&p| groups.allowed[p as usize]) {
+                let k = kind_of[p as usize];
+                let mine = runs.len() as u32 > from;
+                match runs.last_mut() {
+                    Some((kind, _, end)) if mine && *kind == k => *end += 1,
+                    _ => runs.push((k, first.len() as u32, first.len() as u32 + 1)),
+                }
+                first.push(p);
+            }
+            cell_runs.push((from, runs.len() as u32));
+        }
         let mut empty = bits::zero();
         for (i, &filled) in f.filled.iter().enumerate() {
             if filled {
@@ -324,6 +347,9 @@ impl<const W: usize> Pack<W> {
             by_first,
             covers,
             by_kind,
+            first,
+            runs,
+            cell_runs,
             fewest,
             allowed: groups.allowed,
             fixers: groups.fixers,
@@ -499,6 +525,9 @@ impl<const W: usize> Pack<W> {
     }
 
     fn count_below(&self, s: &mut Packing<W>, total: &mut SubtreeCount) {
+        if !self.fewest {
+            return self.count_below_lowest(s, total);
+        }
         let Some(list) = self.branch(s) else {
             return;
         };
@@ -515,6 +544,40 @@ impl<const W: usize> Pack<W> {
                 self.count_below(s, total);
             }
             self.unapply(s, p);
+        }
+    }
+
+    /// [`Pack::count_below`] branching on the lowest empty cell: the same
+    /// children in the same order as [`Pack::branch`] and [`Pack::fits`]
+    /// give, a used piece's placements skipped in one step.
+    fn count_below_lowest(&self, s: &mut Packing<W>, total: &mut SubtreeCount) {
+        let Some(lowest) = bits::lowest(&s.empty) else {
+            return;
+        };
+        let (min, gcd) = self.limits(&s.left);
+        let (a, b) = self.cell_runs[lowest];
+        for &(kind, start, end) in &self.runs[a as usize..b as usize] {
+            if s.left[kind as usize] == 0 {
+                continue;
+            }
+            for &p in &self.first[start as usize..end as usize] {
+                let mask = &self.masks[p as usize];
+                if !bits::is_subset(mask, &s.empty) {
+                    continue;
+                }
+                let after = bits::and_not(&s.empty, mask);
+                if !self.regions_ok(&after, &self.edges.grow(mask), min, gcd) {
+                    continue;
+                }
+                self.apply(s, p);
+                total.nodes += 1;
+                if bits::is_zero(&s.empty) {
+                    total.solutions += self.canonical(s) as u64;
+                } else {
+                    self.count_below_lowest(s, total);
+                }
+                self.unapply(s, p);
+            }
         }
     }
 
