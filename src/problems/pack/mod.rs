@@ -533,18 +533,23 @@ impl<const W: usize> Pack<W> {
         };
         let (min, gcd) = self.limits(&s.left);
         for &p in list {
-            if !self.fits(s, p, min, gcd) {
-                continue;
+            if self.fits(s, p, min, gcd) {
+                self.count_child(s, p, total);
             }
-            self.apply(s, p);
-            total.nodes += 1;
-            if bits::is_zero(&s.empty) {
-                total.solutions += self.canonical(s) as u64;
-            } else {
-                self.count_below(s, total);
-            }
-            self.unapply(s, p);
         }
+    }
+
+    /// Counts the child of `s` that placement `p` makes, and all below it.
+    #[inline(always)]
+    fn count_child(&self, s: &mut Packing<W>, p: u32, total: &mut SubtreeCount) {
+        self.apply(s, p);
+        total.nodes += 1;
+        if bits::is_zero(&s.empty) {
+            total.solutions += self.canonical(s) as u64;
+        } else {
+            self.count_below(s, total);
+        }
+        self.unapply(s, p);
     }
 
     /// [`Pack::count_below`] branching on the lowest empty cell: the same
@@ -566,17 +571,9 @@ impl<const W: usize> Pack<W> {
                     continue;
                 }
                 let after = bits::and_not(&s.empty, mask);
-                if !self.regions_ok(&after, &self.edges.grow(mask), min, gcd) {
-                    continue;
+                if self.regions_ok(&after, &self.edges.grow(mask), min, gcd) {
+                    self.count_child(s, p, total);
                 }
-                self.apply(s, p);
-                total.nodes += 1;
-                if bits::is_zero(&s.empty) {
-                    total.solutions += self.canonical(s) as u64;
-                } else {
-                    self.count_below_lowest(s, total);
-                }
-                self.unapply(s, p);
             }
         }
     }

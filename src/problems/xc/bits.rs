@@ -23,6 +23,12 @@ use std::sync::Arc;
 /// 32 MiB, shared by the threads of a rank.
 pub const MAX_OPTIONS: usize = 16_384;
 
+/// Whether `x` is small enough for bitsets: at most [`MAX_OPTIONS`]
+/// options, and primary items that a `u16` numbers.
+pub fn fits(x: &Instance) -> bool {
+    x.options.len() <= MAX_OPTIONS && x.primary < u16::MAX as usize
+}
+
 /// What every state of one instance shares, read-only.
 #[derive(Debug)]
 pub struct Table {
@@ -41,10 +47,10 @@ pub struct Table {
 impl Table {
     /// `None` when the instance has too many options (or items) for bitsets.
     pub fn new(x: &Instance) -> Option<Table> {
-        let n = x.options.len();
-        if n > MAX_OPTIONS || x.primary >= u16::MAX as usize {
+        if !fits(x) {
             return None;
         }
+        let n = x.options.len();
         let words = n.div_ceil(64).max(1);
         let set = |k: usize, s: &mut [u64]| s[k / 64] |= 1 << (k % 64);
         // Per item, the options covering it, and per (item, colour), those

@@ -42,7 +42,7 @@ impl Puzzle for Door {
                 rest.len()
             )),
         };
-        if args.engine == Engine::Bits && bits::Table::new(&instance).is_none() {
+        if args.engine == Engine::Bits && !bits::fits(&instance) {
             return Err(PuzzleError::Argument(format!(
                 "xc: --engine bits takes at most {} options; {name} has {}",
                 bits::MAX_OPTIONS,
