@@ -113,7 +113,10 @@ test-scheduler: deps
 	bash tests/scheduler/slurm-harness.sh
 
 HITORI_SEED := $(shell ls examples/hitori/seed/*.txt | tr '\n' ',' | sed 's/,$$//')
-MAGIC_FILES := examples/magic/seed_4x4_br15.txt,examples/magic/empty_4x4.txt,examples/magic/5x5_diag_sample00.txt,examples/magic/5x5_row_1_2_13_24_25.txt,examples/magic/5x5_siamese_13blank.txt
+MAGIC4_FILES := examples/magic/seed_4x4_br15.txt,examples/magic/empty_4x4.txt
+# Each 5x5 file by cells and by lines, side by side.
+MAGIC5_BY := $(shell for f in 5x5_diag_sample00 5x5_row_1_2_13_24_25 5x5_siamese_13blank; do \
+  printf '"--by cells examples/magic/%s.txt","--by lines examples/magic/%s.txt",' $$f $$f; done | sed 's/,$$//')
 XC_FILES := examples/xc/pentominoes-6x10.xc,examples/xc/langford-12.xc,examples/xc/queens-13.xc,examples/xc/soma.xc
 BENCH := $(CARGO) run --release --bin hysolve-bench --
 
@@ -121,8 +124,9 @@ BENCH := $(CARGO) run --release --bin hysolve-bench --
 # N-Queens 14..17 and Hitori (every seed grid and the generated 50x50 and
 # 100x100 in unique mode; the open 16x16 grid's 2,358,720 shadings counted)
 # in 1x1, 1x2 and 2x1; Hitori generation times; magic squares (the seed's
-# 4x4 benchmark, the empty 4x4, the 5x5 instances) and the projection of the
-# full 5x5 count from a sample of its slices (magic5-projection); packing
+# 4x4 benchmark, the empty 4x4, the 5x5 instances by cells and by lines)
+# and every 5x5 square counted, up to symmetry in 1x1, 1x2 and 2x1 and all
+# of them in 1x2 (about 8 minutes in all); packing
 # (IQ Fit 11x5 counted and written out, Soma, pentominoes 6x10, Bedlam);
 # the cost of checkpoints (none, the default interval, every 0.1 s); UTS
 # T1L and T3L beside N-Queens 16 (the anchor their rates are quoted against);
@@ -160,9 +164,11 @@ bench: build bench-ranks target/bench-c/queens target/bench-c/dlx target/bench-c
 	$(BENCH) --reps 3 --configs 1x1 --out bench-results/hitori-generate.csv \
 	  --problem "generate hitori --size {} --seed 1" --values 25,50,100,200
 	$(BENCH) --reps 5 --out bench-results/magic.csv --problem "magic {}" \
-	  --values $(MAGIC_FILES)
-	{ echo "commit $$(git rev-parse --short HEAD), machine $$(hostname), command: magic5-projection --samples 48"; \
-	  $(CARGO) run -q --release --bin magic5-projection -- --samples 48; } | tee bench-results/magic5-projection.txt
+	  --values=$(MAGIC4_FILES),$(MAGIC5_BY)
+	$(BENCH) --reps 1 --configs 1x1,1x2,2x1 --out bench-results/magic5.csv \
+	  --problem "magic --empty 5 {}" --values=--distinct
+	$(BENCH) --reps 1 --configs 1x2 --out bench-results/magic5.csv \
+	  --problem "magic --empty 5 {}" --values="--by lines"
 	$(BENCH) --reps 3 --out bench-results/pack.csv --problem "pack --pieces {}" \
 	  --values "iqfit --board 11x5","soma --board 3x3x3","pentominoes --board 10x6"
 	$(BENCH) --reps 3 --out bench-results/pack.csv \

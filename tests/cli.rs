@@ -382,6 +382,46 @@ fn magic_modes_and_distinct() {
         &sq,
     )
     .unwrap();
+    // 5x5 goes by lines unless told otherwise; both ways agree.
+    let row = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/magic/5x5_row_1_2_13_24_25.txt"
+    );
+    for by in [&[][..], &["--by", "lines"], &["--by", "cells"]] {
+        let mut args = vec!["magic", row, "--json"];
+        args.extend_from_slice(by);
+        let v = json_of(&hysolve(&args));
+        assert_eq!(v["solutions"], 8016, "{by:?}");
+        let lines = v["instance"].as_str().unwrap().contains("by lines");
+        assert_eq!(lines, by != ["--by", "cells"], "{by:?}");
+    }
+    assert_one_line_error(
+        &["magic", "--empty", "4", "--by", "lines"],
+        "5x5 squares only, this one is 4x4",
+    );
+    assert_one_line_error(&["magic", "--empty", "5", "--by", "rows"], "--by");
+    let out = hysolve(&[
+        "--mode",
+        "all",
+        "--limit",
+        "3",
+        "magic",
+        "--empty",
+        "5",
+        "--distinct",
+    ]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    // Three squares, then the summary.
+    let blocks: Vec<&str> = stdout.split("\n\n").collect();
+    assert_eq!(blocks.len(), 4, "{stdout}");
+    for text in &blocks[..3] {
+        let sq = hysolve::problems::magic::verify::parse_square(text.trim(), 5).unwrap();
+        hysolve::problems::magic::verify::verify(
+            &hysolve::problems::magic::square::Given::empty(5).unwrap(),
+            &sq,
+        )
+        .unwrap();
+    }
 }
 
 #[test]

@@ -13,6 +13,7 @@ use hysolve::cluster::Checkpoint;
 use hysolve::problems::formats;
 use hysolve::problems::hitori::{Hitori, grid::Grid};
 use hysolve::problems::input::{MAX_INPUT_BYTES, read_text};
+use hysolve::problems::magic::lines::Lines;
 use hysolve::problems::magic::{Magic, square::Given};
 use hysolve::problems::pack::{Layout, Pack, figure::Figure, pieces::PieceSet};
 use hysolve::problems::xc::Xc;
@@ -229,7 +230,13 @@ fn magic_squares() {
     );
     let dir = tempfile::tempdir().unwrap();
     let file = scratch(&dir, "fuzz.txt");
-    let reach = Reach::new(&["text", "squares", "problems", "distinct problems"]);
+    let reach = Reach::new(&[
+        "text",
+        "squares",
+        "problems",
+        "5x5 by lines",
+        "distinct problems",
+    ]);
     let n = fuzz("magic", inputs(seeds), |bytes| {
         let Some(text) = through_file(&file, bytes) else {
             return;
@@ -239,6 +246,9 @@ fn magic_squares() {
             reach.at("squares");
             if Magic::new(given.clone(), "fuzz", false).is_ok() {
                 reach.at("problems");
+            }
+            if given.n == 5 && Lines::new(given.clone(), "fuzz", false, true).is_ok() {
+                reach.at("5x5 by lines");
             }
             if Magic::new(given, "fuzz", true).is_ok() {
                 reach.at("distinct problems");

@@ -6,6 +6,7 @@ mod common;
 use common::{CONFIGS, blocks, run_threads as run};
 use hysolve::engine::Mode;
 use hysolve::problems::magic::Magic;
+use hysolve::problems::magic::lines::Lines;
 use hysolve::problems::magic::square::Given;
 use hysolve::problems::magic::verify::{parse_square, verify};
 use std::path::{Path, PathBuf};
@@ -111,4 +112,70 @@ fn distinct_counts_up_to_symmetry() {
         }
     }
     assert_eq!(images.len(), 7040);
+}
+
+/// The order-5 instances through the line solver (the default for 5x5):
+/// the same counts in every configuration, and every completion listed
+/// checked, in both the counting tree and the listing one.
+#[test]
+fn five_by_five_by_lines_in_every_configuration() {
+    let fives: Vec<(String, u64)> = instances()
+        .into_iter()
+        .filter(|(name, _)| name.starts_with("5x5"))
+        .collect();
+    assert_eq!(fives.len(), 3);
+    for (name, count) in fives {
+        let given = Magic::from_file(&data().join(format!("{name}.txt")), false)
+            .unwrap()
+            .given()
+            .clone();
+        let counting = Arc::new(Lines::new(given.clone(), &name, false, true).unwrap());
+        let listing = Arc::new(Lines::new(given.clone(), &name, false, false).unwrap());
+        for (ranks, threads) in CONFIGS {
+            let (o, _) = run(&counting, Mode::Count, ranks, threads);
+            assert_eq!(o.solutions, count, "{name} in {ranks}x{threads}");
+        }
+        for (ranks, threads) in [(1, 1), (2, 2), (3, 2)] {
+            let (o, sink) = run(&listing, Mode::All, ranks, threads);
+            let mut squares = blocks(&sink);
+            assert_eq!(o.written, count, "{name} all in {ranks}x{threads}");
+            for text in &squares {
+                verify(&given, &parse_square(text, 5).unwrap())
+                    .unwrap_or_else(|e| panic!("{name}: {e}\n{text}"));
+            }
+            squares.sort();
+            squares.dedup();
+            assert_eq!(squares.len() as u64, count, "{name}: duplicates");
+            let (o, _) = run(&listing, Mode::Unique, ranks, threads);
+            assert_eq!(o.found.len() as u64, count.min(2), "{name} unique");
+        }
+    }
+}
+
+/// The empty 5x5 square by lines: a first square, and the first squares
+/// listed up to symmetry are distinct, canonical and magic.
+#[test]
+fn empty_five_by_five_by_lines() {
+    let empty = Given::empty(5).unwrap();
+    let first = Arc::new(Lines::new(empty.clone(), "e", false, false).unwrap());
+    let distinct = Arc::new(Lines::new(empty.clone(), "e", true, false).unwrap());
+    for (ranks, threads) in [(1, 1), (2, 2)] {
+        let (o, _) = run(&first, Mode::First, ranks, threads);
+        assert_eq!(o.found.len(), 1);
+        verify(&empty, &parse_square(&o.found[0], 5).unwrap()).unwrap();
+    }
+    let config = hysolve::cluster::RunConfig::new(Mode::All)
+        .threads(2)
+        .limit(2000);
+    let mut sink = Vec::new();
+    let o = hysolve::cluster::run_threaded(distinct, &config, 2, &mut sink).unwrap();
+    assert_eq!(o.written, 2000);
+    let mut seen = std::collections::HashSet::new();
+    for text in blocks(&sink) {
+        let sq = parse_square(&text, 5).unwrap();
+        verify(&empty, &sq).unwrap();
+        assert!(sq[0] < sq[4] && sq[0] < sq[20] && sq[0] < sq[24] && sq[4] < sq[20]);
+        assert!(seen.insert(sq));
+    }
+    assert_eq!(seen.len(), 2000);
 }

@@ -222,6 +222,7 @@ fn magic_over_mpi_in_every_configuration() {
         for (file, count) in [
             ("seed_4x4_br15", 400),
             ("5x5_row_1_2_13_24_25", 8016),
+            ("5x5_diag_sample00", 22202),
             ("empty_4x4", 7040),
         ] {
             let v = json_of(&mpirun(

@@ -2,6 +2,7 @@
 //! `hysolve magic --empty N [--distinct]`.
 
 use super::Magic;
+use super::lines::Lines;
 use super::solution::Solution;
 use super::square::{Given, MAX_N};
 use crate::engine::Mode;
@@ -22,6 +23,18 @@ pub struct Args {
     /// Count squares up to rotation and reflection (empty squares only)
     #[arg(long)]
     distinct: bool,
+    /// How to fill the square: by lines (5x5 only, the default there) or
+    /// cell by cell (the default for every other order)
+    #[arg(long, value_enum, value_name = "HOW")]
+    by: Option<By>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum By {
+    /// Whole lines from their sums: the diagonals, then two halves joined
+    Lines,
+    /// One cell at a time, the last of each line derived from its sum
+    Cells,
 }
 
 impl Puzzle for Door {
@@ -34,7 +47,7 @@ impl Puzzle for Door {
         args.file.iter().cloned().collect()
     }
 
-    fn build(args: Args, _mode: Mode) -> Result<Box<dyn Job>, PuzzleError> {
+    fn build(args: Args, mode: Mode) -> Result<Box<dyn Job>, PuzzleError> {
         let problem = match (args.file, args.empty) {
             (Some(path), _) => Magic::from_file(&path, args.distinct)?,
             (None, Some(n)) => {
@@ -50,7 +63,16 @@ impl Puzzle for Door {
         let note = problem
             .contradiction()
             .map(|why| format!("no completion: {why}"));
-        Ok(job(problem, note))
+        let five = problem.given().n == 5;
+        match args.by.unwrap_or(if five { By::Lines } else { By::Cells }) {
+            By::Cells => Ok(job(problem, note)),
+            By::Lines => {
+                let name = problem.name().to_owned();
+                let given = problem.given().clone();
+                let lines = Lines::new(given, name, args.distinct, mode == Mode::Count)?;
+                Ok(job(lines, note))
+            }
+        }
     }
 
     fn format() -> Option<Format> {

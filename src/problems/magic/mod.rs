@@ -15,6 +15,7 @@
 //! no allocation; the generic walk above it clones nodes.
 
 pub mod door;
+pub mod lines;
 pub mod plan;
 pub mod solution;
 pub mod square;
@@ -107,6 +108,11 @@ impl Magic {
 
     pub fn given(&self) -> &Given {
         &self.given
+    }
+
+    /// The instance's short name (file name, or `empty-N`).
+    pub fn name(&self) -> &str {
+        &self.name
     }
 
     /// Why the given cells have no completion, when that is clear before any search.

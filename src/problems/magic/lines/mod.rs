@@ -1,0 +1,605 @@
+//! 5x5 magic squares by lines rather than cells.
+//!
+//! The tree has four levels: the centre; the rest of the main diagonal
+//! (an ordered choice of four numbers that sum to 65 less the centre); the
+//! rest of the other diagonal; then every square those nine numbers leave,
+//! found at once as a join of two halves (see [`half`]): the side halves
+//! go into a table keyed by their 8 numbers, and each top half looks up
+//! the halves that hold exactly the other 8. Counting visits no square one
+//! by one: a pair of diagonals costs a few hundred half fillings, whatever
+//! the number of squares it holds.
+//!
+//! Symmetries, in an empty square. Besides the 8 rotations and
+//! reflections, one more map takes magic squares of order 5 to magic
+//! squares: swapping rows 1 and 2, rows 4 and 5, and the same columns
+//! (every line goes to a line, each diagonal to itself). With the 8 it
+//! makes a group of 16, which moves each of the 8 non-central diagonal
+//! cells to each other one, two ways (one the other's transpose). A square
+//! of distinct numbers is no image of itself but under the identity, so
+//! each has 16 images, and exactly one has its smallest non-central
+//! diagonal number top left and the top-right corner smaller than the
+//! bottom-left one: a count walks those only, each standing for 16
+//! squares, or for 2 up to rotation and reflection (`--distinct`). Listing
+//! squares up to rotation and reflection walks instead the one image of 8
+//! with the top-left corner the smallest and top-right below bottom-left.
+//! Replacing every number x by 26 - x maps magic squares one to one onto
+//! magic squares and the centre c onto 26 - c, and commutes with the
+//! moves above; so a count walks the centres 1..=13 only and weighs the
+//! squares of centres below 13 twice. Given numbers break all of these:
+//! then every square is walked.
+//!
+//! Given numbers restrict each cell to one number, and every other cell to
+//! the numbers not given: the masks [`Allowed`] enter every choice above.
+
+pub mod half;
+
+use crate::engine::{Problem, SubtreeCount};
+use crate::problems::PuzzleError;
+use half::{SIDE, SUM, TOP};
+use std::cell::RefCell;
+
+use super::square::Given;
+
+/// The numbers each cell may hold, as bits (bit v for v), and the same
+/// sets bit-reversed.
+#[derive(Debug, Clone)]
+pub struct Allowed {
+    pub ok: [u64; 25],
+    pub rev: [u64; 25],
+}
+
+/// The numbers 1..=25 as bits.
+const ALL: u64 = ((1 << 26) - 1) & !1;
+
+/// The centre, then the main diagonal's other cells, then the other
+/// diagonal's, in the order they are chosen (the last of each derived).
+const CENTRE: usize = 12;
+const MAIN: [usize; 4] = [0, 6, 18, 24];
+const ANTI: [usize; 4] = [4, 8, 16, 20];
+
+/// Levels of the tree.
+const AT_CENTRE: u8 = 1;
+const AT_MAIN: u8 = 2;
+const AT_ANTI: u8 = 3;
+const FULL: u8 = 4;
+
+/// A square filled down to `level` (0: nothing chosen; 4: complete).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Partial {
+    level: u8,
+    v: [u8; 25],
+}
+
+/// An order-5 instance, searched by lines.
+#[derive(Debug, Clone)]
+pub struct Lines {
+    name: String,
+    given: Given,
+    allowed: Allowed,
+    distinct: bool,
+    walk: Walk,
+    /// Centres above 13 are left out, those below weigh twice.
+    complement: bool,
+    /// What one walked square stands for.
+    images: u64,
+}
+
+/// Which squares the walk keeps (see the module's notes on symmetry).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Walk {
+    /// Every square.
+    Every,
+    /// One of the 8 images under rotation and reflection.
+    Corners,
+    /// One of the 16 images of the larger group.
+    Orbits,
+}
+
+impl Lines {
+    /// Prepares the search for the completions of the order-5 `given`.
+    /// `distinct`: squares up to the 8 symmetries (nothing may be given).
+    /// `fold`: the run only counts, so symmetric squares may be counted
+    /// as one with a weight.
+    pub fn new(
+        given: Given,
+        name: impl Into<String>,
+        distinct: bool,
+        fold: bool,
+    ) -> Result<Lines, PuzzleError> {
+        if given.n != 5 {
+            return Err(PuzzleError::Argument(format!(
+                "magic: the line solver fills 5x5 squares only, this one is {0}x{0} (use --by cells)",
+                given.n
+            )));
+        }
+        let empty = given.cells.iter().all(|&v| v == 0);
+        if distinct && !empty {
+            return Err(PuzzleError::Instance("magic: --distinct counts squares up to symmetry, so nothing may be given (use --empty N)".to_owned()));
+        }
+        let taken = given.cells.iter().fold(0u64, |m, &v| m | (1u64 << v)) & ALL;
+        let ok: [u64; 25] = std::array::from_fn(|c| match given.cells[c] {
+            0 => ALL & !taken,
+            v => 1 << v,
+        });
+        let allowed = Allowed {
+            ok,
+            rev: ok.map(u64::reverse_bits),
+        };
+        Ok(Lines {
+            name: name.into(),
+            given,
+            allowed,
+            distinct,
+            walk: match (empty, fold, distinct) {
+                (true, true, _) => Walk::Orbits,
+                (true, false, true) => Walk::Corners,
+                _ => Walk::Every,
+            },
+            complement: empty && fold,
+            images: match (empty && fold, distinct) {
+                (false, _) => 1,
+                (true, false) => 16,
+                (true, true) => 2,
+            },
+        })
+    }
+
+    pub fn given(&self) -> &Given {
+        &self.given
+    }
+
+    fn used(s: &Partial) -> u64 {
+        s.v.iter().fold(0u64, |m, &v| m | (1u64 << v)) & ALL
+    }
+
+    /// Calls `f` with each child of `s` above the last level, in order.
+    #[inline]
+    fn each_child(&self, s: &Partial, mut f: impl FnMut(&Partial)) {
+        let ok = &self.allowed.ok;
+        let free = ALL & !Self::used(s);
+        let mut child = s.clone();
+        child.level += 1;
+        match s.level {
+            0 => {
+                let top = if self.complement { 13 } else { 25 };
+                for c in 1..=top {
+                    if ok[CENTRE] >> c & 1 == 1 {
+                        child.v[CENTRE] = c as u8;
+                        f(&child);
+                    }
+                }
+            }
+            AT_CENTRE => {
+                let need = SUM - i32::from(s.v[CENTRE]);
+                let walk = self.walk;
+                self.each_line(
+                    free,
+                    need,
+                    MAIN,
+                    |[a, b, c, d]| match walk {
+                        Walk::Every => true,
+                        // The top-left corner is the smallest corner...
+                        Walk::Corners => a < d,
+                        // ... or the smallest number of both diagonals.
+                        Walk::Orbits => a < b && a < c && a < d,
+                    },
+                    &mut child,
+                    &mut f,
+                );
+            }
+            AT_MAIN => {
+                let need = SUM - i32::from(s.v[CENTRE]);
+                let top_left = s.v[0] as i32;
+                let walk = self.walk;
+                // And the top-right corner is below the bottom-left one.
+                self.each_line(
+                    free,
+                    need,
+                    ANTI,
+                    |[a, b, c, d]| match walk {
+                        Walk::Every => true,
+                        Walk::Corners => top_left < a && a < d,
+                        Walk::Orbits => top_left < a.min(b).min(c) && a < d,
+                    },
+                    &mut child,
+                    &mut f,
+                );
+            }
+            _ => {}
+        }
+    }
+
+    /// Calls `f` with `child` holding each ordered choice of four numbers
+    /// from `free` for `cells` (allowed there, summing to `need`, the last
+    /// derived) that passes `keep`.
+    #[inline(always)]
+    fn each_line(
+        &self,
+        free: u64,
+        need: i32,
+        cells: [usize; 4],
+        keep: impl Fn([i32; 4]) -> bool,
+        child: &mut Partial,
+        f: &mut impl FnMut(&Partial),
+    ) {
+        let ok = &self.allowed.ok;
+        let mut xs = free & ok[cells[0]];
+        while xs != 0 {
+            let a = xs.trailing_zeros() as i32;
+            xs &= xs - 1;
+            let mut ys = free & ok[cells[1]] & !(1 << a);
+            while ys != 0 {
+                let b = ys.trailing_zeros() as i32;
+                ys &= ys - 1;
+                let mut zs = free & ok[cells[2]] & !(1 << a) & !(1 << b);
+                while zs != 0 {
+                    let c = zs.trailing_zeros() as i32;
+                    zs &= zs - 1;
+                    let d = need - a - b - c;
+                    if !(1..=25).contains(&d)
+                        || (free & ok[cells[3]] & !(1 << a) & !(1 << b) & !(1 << c)) >> d & 1 == 0
+                        || !keep([a, b, c, d])
+                    {
+                        continue;
+                    }
+                    for (cell, v) in cells.into_iter().zip([a, b, c, d]) {
+                        child.v[cell] = v as u8;
+                    }
+                    f(child);
+                }
+            }
+        }
+    }
+
+    /// The free numbers once both diagonals are placed, and each one's bit
+    /// in a 16-bit set.
+    fn index(s: &Partial) -> (u64, [u16; 32]) {
+        let free = ALL & !Self::used(s);
+        let mut index = [0u16; 32];
+        let mut rest = free;
+        let mut i = 0;
+        while rest != 0 {
+            index[rest.trailing_zeros() as usize] = 1 << i;
+            rest &= rest - 1;
+            i += 1;
+        }
+        (free, index)
+    }
+
+    /// The number of squares that complete the two diagonals of `s`.
+    fn count_squares(&self, s: &Partial, join: &mut Join) -> u64 {
+        let (free, index) = Self::index(s);
+        let allowed = &self.allowed;
+        half::each(&SIDE, free, SIDE.sums(&s.v), allowed, &index, |set, _| {
+            let n = &mut join.counts[set as usize];
+            if *n == 0 {
+                join.touched.push(set);
+            }
+            *n += 1;
+        });
+        if join.touched.is_empty() {
+            return 0;
+        }
+        let mut squares = 0u64;
+        half::each(&TOP, free, TOP.sums(&s.v), allowed, &index, |set, _| {
+            squares += u64::from(join.counts[usize::from(!set)]);
+        });
+        for &set in &join.touched {
+            join.counts[set as usize] = 0;
+        }
+        join.touched.clear();
+        squares
+    }
+
+    /// Counts, in place, the nodes and solutions strictly below `s`.
+    fn count_below(&self, s: &Partial, total: &mut SubtreeCount, join: &mut Join) {
+        if s.level == AT_ANTI {
+            let squares = self.count_squares(s, join);
+            total.nodes += squares;
+            total.solutions += squares * self.weight(s);
+            return;
+        }
+        self.each_child(s, |child| {
+            total.nodes += 1;
+            self.count_below(child, total, join);
+        });
+    }
+
+    fn weight(&self, s: &Partial) -> u64 {
+        let twice = self.complement && s.v[CENTRE] < 13;
+        self.images << u64::from(twice)
+    }
+}
+
+/// The side halves of one pair of diagonals, counted by their numbers.
+struct Join {
+    counts: Vec<u32>,
+    touched: Vec<u16>,
+}
+
+thread_local! {
+    /// One join table per worker thread, reused by every subtree it counts.
+    static JOIN: RefCell<Join> = RefCell::new(Join {
+        counts: vec![0; 1 << 16],
+        touched: Vec::with_capacity(4096),
+    });
+}
+
+impl Problem for Lines {
+    type Node = Partial;
+
+    const ENCODES: bool = true;
+
+    fn encode(&self, s: &Partial, out: &mut Vec<u8>) {
+        out.push(s.level);
+        out.extend_from_slice(&s.v);
+    }
+
+    fn decode(&self, bytes: &[u8]) -> Option<Partial> {
+        let (&level, v) = bytes.split_first()?;
+        let v: [u8; 25] = v.try_into().ok()?;
+        (level <= FULL && v.iter().all(|&x| x <= 25)).then_some(Partial { level, v })
+    }
+
+    fn name(&self) -> &'static str {
+        "magic"
+    }
+
+    fn instance(&self) -> String {
+        let mut s = format!("{} (5x5", self.name);
+        if self.distinct {
+            s.push_str(", distinct");
+        }
+        s.push_str(", by lines)");
+        s
+    }
+
+    fn root(&self) -> Partial {
+        Partial {
+            level: 0,
+            v: [0; 25],
+        }
+    }
+
+    fn children(&self, s: &Partial, out: &mut Vec<Partial>) {
+        if s.level != AT_ANTI {
+            self.each_child(s, |c| out.push(c.clone()));
+            return;
+        }
+        // Every side half with its numbers, sorted by their set (stably:
+        // the order of the walk within a set), then each top half with
+        // every side half that holds the other 8 numbers.
+        let (free, index) = Self::index(s);
+        let allowed = &self.allowed;
+        let mut sides: Vec<(u16, [u8; 8])> = Vec::new();
+        half::each(&SIDE, free, SIDE.sums(&s.v), allowed, &index, |set, v| {
+            sides.push((set, v))
+        });
+        sides.sort_by_key(|&(set, _)| set);
+        half::each(&TOP, free, TOP.sums(&s.v), allowed, &index, |set, top| {
+            let want = !set;
+            let from = sides.partition_point(|&(s, _)| s < want);
+            for &(_, side) in sides[from..].iter().take_while(|&&(s, _)| s == want) {
+                let mut square = s.clone();
+                square.level = FULL;
+                for (cell, v) in TOP.cells.into_iter().zip(top) {
+                    square.v[cell] = v;
+                }
+                for (cell, v) in SIDE.cells.into_iter().zip(side) {
+                    square.v[cell] = v;
+                }
+                out.push(square);
+            }
+        });
+    }
+
+    fn solution_weight(&self, s: &Partial) -> u64 {
+        if s.level == FULL { self.weight(s) } else { 0 }
+    }
+
+    fn render(&self, s: &Partial, out: &mut String) {
+        for (r, row) in s.v.chunks(5).enumerate() {
+            if r > 0 {
+                out.push('\n');
+            }
+            for (c, v) in row.iter().enumerate() {
+                if c > 0 {
+                    out.push(' ');
+                }
+                out.push_str(&format!("{v:>2}"));
+            }
+        }
+    }
+
+    /// Each ordered main diagonal is a task: a few thousand of them per
+    /// centre, each a few milliseconds.
+    fn count_cutoff(&self) -> Option<usize> {
+        Some(AT_MAIN as usize)
+    }
+
+    fn count_subtree(&self, s: &Partial) -> SubtreeCount {
+        let mut total = SubtreeCount {
+            nodes: 1,
+            solutions: self.solution_weight(s),
+            depth: None,
+        };
+        JOIN.with(|join| self.count_below(s, &mut total, &mut join.borrow_mut()));
+        total
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::{Mode, sequential};
+    use crate::problems::magic::verify::{parse_square, verify};
+
+    /// The centre 7 and a main diagonal 3, 20, 7, 10, 25 (top-left 3 can
+    /// be the smallest corner).
+    const CENTRE_7: [(usize, u16); 5] = [(0, 3), (6, 20), (12, 7), (18, 10), (24, 25)];
+
+    fn with_diagonal(diagonal: &[(usize, u16)]) -> Given {
+        let mut given = Given::empty(5).unwrap();
+        for &(cell, v) in diagonal {
+            given.cells[cell] = v;
+        }
+        given
+    }
+
+    fn squares(lines: &Lines) -> Vec<Vec<u16>> {
+        let (_, listed) = sequential(lines, Mode::All);
+        listed
+            .iter()
+            .map(|text| parse_square(text, 5).unwrap())
+            .collect()
+    }
+
+    fn canonical(sq: &[u16]) -> bool {
+        sq[0] < sq[4] && sq[0] < sq[20] && sq[0] < sq[24] && sq[4] < sq[20]
+    }
+
+    /// Canonical among the 16: the smallest non-central diagonal number
+    /// top left, top right below bottom left.
+    fn orbit_canonical(sq: &[u16]) -> bool {
+        [6, 18, 24, 4, 8, 16, 20].iter().all(|&c| sq[0] < sq[c]) && sq[4] < sq[20]
+    }
+
+    /// The 8 images of a square: 4 rotations, each also transposed.
+    fn images(sq: &[u16]) -> Vec<Vec<u16>> {
+        let mut out = Vec::new();
+        let mut sq = sq.to_vec();
+        for _ in 0..4 {
+            sq = (0..25).map(|i| sq[(4 - i % 5) * 5 + i / 5]).collect();
+            out.push(sq.clone());
+            out.push((0..25).map(|i| sq[(i % 5) * 5 + i / 5]).collect());
+        }
+        out
+    }
+
+    /// The 16 images: the 8, and the 8 of the square with rows and
+    /// columns 1, 2 and 4, 5 swapped (which is magic too).
+    fn images16(sq: &[u16]) -> Vec<Vec<u16>> {
+        let swap = [1, 0, 2, 4, 3];
+        let moved: Vec<u16> = (0..25).map(|i| sq[swap[i / 5] * 5 + swap[i % 5]]).collect();
+        let mut out = images(sq);
+        out.extend(images(&moved));
+        out
+    }
+
+    /// Counting and listing walk the same tree; every square listed is a
+    /// magic square completing the givens, and none twice.
+    #[test]
+    fn count_and_list_agree_and_every_square_checks() {
+        let given = with_diagonal(&CENTRE_7);
+        let counting = Lines::new(given.clone(), "t", false, true).unwrap();
+        let listing = Lines::new(given.clone(), "t", false, false).unwrap();
+        let (counted, _) = sequential(&counting, Mode::Count);
+        let (walked, listed) = sequential(&listing, Mode::All);
+        assert!(counted.solutions > 1000, "{}", counted.solutions);
+        assert_eq!(counted.solutions, listed.len() as u64);
+        assert_eq!(counted.nodes, walked.nodes);
+        let mut seen = std::collections::HashSet::new();
+        for text in &listed {
+            let sq = parse_square(text, 5).unwrap();
+            verify(&given, &sq).unwrap();
+            assert!(seen.insert(sq));
+        }
+    }
+
+    /// The counting walk of the empty square, below one main diagonal,
+    /// keeps exactly the squares with that diagonal that are canonical
+    /// among their 16 images, each weighing 16 (2 up to rotation and
+    /// reflection) times 2 for its complement; each square has exactly one
+    /// such image, and one canonical image among its 8.
+    #[test]
+    fn symmetry_and_complement_fold_exactly() {
+        let every = squares(&Lines::new(with_diagonal(&CENTRE_7), "t", false, false).unwrap());
+        let kept = every.iter().filter(|sq| orbit_canonical(sq)).count() as u64;
+        assert!(kept > 100, "{kept}");
+        for sq in &every {
+            assert_eq!(images(sq).iter().filter(|im| canonical(im)).count(), 1);
+            let sixteen = images16(sq);
+            assert_eq!(sixteen.iter().filter(|im| orbit_canonical(im)).count(), 1);
+            for im in &sixteen {
+                verify(&Given::empty(5).unwrap(), im).unwrap();
+            }
+        }
+        let mut node = Partial {
+            level: AT_MAIN,
+            v: [0; 25],
+        };
+        for &(cell, v) in &CENTRE_7 {
+            node.v[cell] = v as u8;
+        }
+        for (distinct, weight) in [(false, 32), (true, 4)] {
+            let folded = Lines::new(Given::empty(5).unwrap(), "e", distinct, true).unwrap();
+            let total = folded.count_subtree(&node);
+            assert_eq!(total.solutions, weight * kept, "distinct {distinct}");
+        }
+        let kept = every.iter().filter(|sq| canonical(sq)).count() as u64;
+        // Listing with --distinct walks the canonical squares only, unweighted.
+        let distinct = Lines::new(Given::empty(5).unwrap(), "e", true, false).unwrap();
+        let mut below = Vec::new();
+        distinct.children(&node, &mut below);
+        let mut listed = 0;
+        let mut out = Vec::new();
+        for anti in &below {
+            out.clear();
+            distinct.children(anti, &mut out);
+            for sq in &out {
+                assert_eq!(distinct.solution_weight(sq), 1);
+                let v: Vec<u16> = sq.v.iter().map(|&x| x.into()).collect();
+                assert!(canonical(&v) && every.contains(&v));
+                listed += 1;
+            }
+        }
+        assert_eq!(listed, kept);
+        // x -> 26 - x: the complementary diagonal has as many squares.
+        let complement: Vec<(usize, u16)> = CENTRE_7.iter().map(|&(c, v)| (c, 26 - v)).collect();
+        let other = Lines::new(with_diagonal(&complement), "t", false, true).unwrap();
+        assert_eq!(
+            sequential(&other, Mode::Count).0.solutions,
+            every.len() as u64
+        );
+    }
+
+    #[test]
+    fn nodes_travel_as_bytes() {
+        let lines = Lines::new(Given::empty(5).unwrap(), "e", false, false).unwrap();
+        // The path down to the first square, every node through bytes.
+        let mut path = vec![lines.root()];
+        let mut kids = Vec::new();
+        while path.last().unwrap().level < FULL {
+            kids.clear();
+            lines.children(path.last().unwrap(), &mut kids);
+            match kids.first() {
+                Some(kid) => path.push(kid.clone()),
+                None => {
+                    // A dead end: try the next sibling up the path.
+                    let dead = path.pop().unwrap();
+                    let mut siblings = Vec::new();
+                    lines.children(path.last().unwrap(), &mut siblings);
+                    let i = siblings.iter().position(|s| *s == dead).unwrap();
+                    path.push(siblings[i + 1].clone());
+                }
+            }
+        }
+        for node in &path {
+            let mut bytes = Vec::new();
+            lines.encode(node, &mut bytes);
+            assert_eq!(lines.decode(&bytes).as_ref(), Some(node));
+        }
+        let square = path.last().unwrap();
+        let v: Vec<u16> = square.v.iter().map(|&x| x.into()).collect();
+        verify(&Given::empty(5).unwrap(), &v).unwrap();
+        assert_eq!(lines.decode(&[5; 26]), None);
+        assert_eq!(lines.decode(&[1; 25]), None);
+    }
+
+    #[test]
+    fn other_orders_are_refused() {
+        let err = Lines::new(Given::empty(4).unwrap(), "e", false, true).unwrap_err();
+        assert!(err.to_string().contains("5x5 squares only"));
+        assert!(Lines::new(with_diagonal(&CENTRE_7), "t", true, true).is_err());
+    }
+}
