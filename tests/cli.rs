@@ -400,6 +400,22 @@ fn magic_modes_and_distinct() {
         "5x5 squares only, this one is 4x4",
     );
     assert_one_line_error(&["magic", "--empty", "5", "--by", "rows"], "--by");
+    // 6x6 is too big to count here, but --limit and first finish at once.
+    let out = hysolve(&[
+        "--mode", "all", "--limit", "4", "magic", "--empty", "6", "--json",
+    ]);
+    assert_eq!(json_of(&out)["solutions"], 4);
+    let out = hysolve(&["--mode", "first", "magic", "--empty", "6", "--json"]);
+    let v = json_of(&out);
+    assert_eq!(v["solutions"], 1);
+    let text = String::from_utf8_lossy(&out.stdout);
+    let rows: Vec<&str> = text.lines().take(6).collect();
+    let sq = hysolve::problems::magic::verify::parse_square(&rows.join("\n"), 6).unwrap();
+    hysolve::problems::magic::verify::verify(
+        &hysolve::problems::magic::square::Given::empty(6).unwrap(),
+        &sq,
+    )
+    .unwrap();
     let out = hysolve(&[
         "--mode",
         "all",

@@ -2,6 +2,9 @@
 //! 1..n^2, each once, so that every row, column and both main diagonals sum
 //! to n(n^2 + 1)/2.
 //!
+//! Two solvers: 5x5 squares go by whole lines ([`lines`]); this module's
+//! cell-by-cell search takes every other order (and 5x5 with `--by cells`).
+//!
 //! The search fills cells in the fixed order of [`plan`], which closes lines
 //! early and derives the last cell of each line from its sum. A node is a
 //! square filled up to some step. State: the values, a bitset of used

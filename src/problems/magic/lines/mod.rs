@@ -35,7 +35,7 @@ pub mod half;
 
 use crate::engine::{Problem, SubtreeCount};
 use crate::problems::PuzzleError;
-use half::{SIDE, SUM, TOP};
+use half::{Half, SIDE, SUM, TOP};
 use std::cell::RefCell;
 
 use super::square::Given;
@@ -82,6 +82,10 @@ pub struct Lines {
     complement: bool,
     /// What one walked square stands for.
     images: u64,
+    /// The two halves, the one with more given cells first.
+    halves: [Half; 2],
+    /// The level whose nodes are the count's tasks.
+    cutoff: u8,
 }
 
 /// Which squares the walk keeps (see the module's notes on symmetry).
@@ -125,7 +129,13 @@ impl Lines {
             ok,
             rev: ok.map(u64::reverse_bits),
         };
-        Ok(Lines {
+        let givens = |h: &Half| h.cells.iter().filter(|&&c| given.cells[c] != 0).count();
+        let halves = if givens(&SIDE) > givens(&TOP) {
+            [SIDE, TOP]
+        } else {
+            [TOP, SIDE]
+        };
+        let mut lines = Lines {
             name: name.into(),
             given,
             allowed,
@@ -141,7 +151,17 @@ impl Lines {
                 (true, false) => 16,
                 (true, true) => 2,
             },
-        })
+            halves,
+            cutoff: AT_MAIN,
+        };
+        let mut mains = 0;
+        lines.each_child(&lines.root(), |centre| {
+            lines.each_child(centre, |_| mains += 1);
+        });
+        if mains < 1000 {
+            lines.cutoff = AT_ANTI;
+        }
+        Ok(lines)
     }
 
     pub fn given(&self) -> &Given {
@@ -270,7 +290,10 @@ impl Lines {
     fn count_squares(&self, s: &Partial, join: &mut Join) -> u64 {
         let (free, index) = Self::index(s);
         let allowed = &self.allowed;
-        half::each(&SIDE, free, SIDE.sums(&s.v), allowed, &index, |set, _| {
+        // The half with more given cells first: when it has no filling,
+        // the other is never walked.
+        let [first, then] = &self.halves;
+        half::each(first, free, first.sums(&s.v), allowed, &index, |set, _| {
             let n = &mut join.counts[set as usize];
             if *n == 0 {
                 join.touched.push(set);
@@ -281,7 +304,7 @@ impl Lines {
             return 0;
         }
         let mut squares = 0u64;
-        half::each(&TOP, free, TOP.sums(&s.v), allowed, &index, |set, _| {
+        half::each(then, free, then.sums(&s.v), allowed, &index, |set, _| {
             squares += u64::from(join.counts[usize::from(!set)]);
         });
         for &set in &join.touched {
@@ -411,10 +434,11 @@ impl Problem for Lines {
         }
     }
 
-    /// Each ordered main diagonal is a task: a few thousand of them per
-    /// centre, each a few milliseconds.
+    /// Each ordered main diagonal is a task (a few thousand per centre,
+    /// each a few milliseconds), or each pair of diagonals when the givens
+    /// leave fewer than a thousand main diagonals.
     fn count_cutoff(&self) -> Option<usize> {
-        Some(AT_MAIN as usize)
+        Some(self.cutoff as usize)
     }
 
     fn count_subtree(&self, s: &Partial) -> SubtreeCount {
