@@ -195,6 +195,9 @@ pub struct Pack<const W: usize> {
     by_first: Vec<Vec<u32>>,
     /// Placements by every cell they cover.
     covers: Vec<Vec<u32>>,
+    /// `covers[c]` in runs of one kind, `(kind, start, end)`: the fewest-
+    /// placements scan skips a used piece's run whole.
+    cover_runs: Vec<Vec<(u8, u32, u32)>>,
     /// Placements by kind.
     by_kind: Vec<Vec<u32>>,
     /// The placements the symmetry breaking keeps, by lowest cell, in runs
@@ -345,6 +348,21 @@ impl<const W: usize> Pack<W> {
             .iter()
             .map(|k| k.cells.len() as u32)
             .collect();
+        // Placements are made kind by kind, so each cover list is in kind order.
+        let cover_runs = covers
+            .iter()
+            .map(|list| {
+                let mut runs: Vec<(u8, u32, u32)> = Vec::new();
+                for (i, &p) in list.iter().enumerate() {
+                    let k = kind_of[p as usize];
+                    match runs.last_mut() {
+                        Some((kind, _, end)) if *kind == k => *end = i as u32 + 1,
+                        _ => runs.push((k, i as u32, i as u32 + 1)),
+                    }
+                }
+                runs
+            })
+            .collect();
         let restricted_first = match groups.restricted {
             Some(k) => by_kind[k as usize]
                 .iter()
@@ -359,6 +377,7 @@ impl<const W: usize> Pack<W> {
             kind_of,
             by_first,
             covers,
+            cover_runs,
             by_kind,
             first,
             runs,
@@ -498,11 +517,19 @@ impl<const W: usize> Pack<W> {
         let (mut best, mut best_count) = (lowest, usize::MAX);
         for c in bits::ones(&s.empty) {
             let mut n = 0;
-            for &q in &self.covers[c] {
-                if self.free(s, q) {
-                    n += 1;
-                    if n >= best_count {
-                        break;
+            let covers = &self.covers[c];
+            'runs: for &(kind, start, end) in &self.cover_runs[c] {
+                if s.left[kind as usize] == 0 {
+                    continue;
+                }
+                for &q in &covers[start as usize..end as usize] {
+                    if self.allowed[q as usize]
+                        && bits::is_subset(&self.masks[q as usize], &s.empty)
+                    {
+                        n += 1;
+                        if n >= best_count {
+                            break 'runs;
+                        }
                     }
                 }
             }
