@@ -374,14 +374,7 @@ fn magic_modes_and_distinct() {
         400
     );
     let out = hysolve(&["--mode", "first", "magic", "--empty", "3"]);
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    let square: Vec<&str> = stdout.lines().take(3).collect();
-    let sq = hysolve::problems::magic::verify::parse_square(&square.join("\n"), 3).unwrap();
-    hysolve::problems::magic::verify::verify(
-        &hysolve::problems::magic::square::Given::empty(3).unwrap(),
-        &sq,
-    )
-    .unwrap();
+    assert_empty_magic(&String::from_utf8_lossy(&out.stdout), 3);
     // 5x5 goes by lines unless told otherwise; both ways agree.
     let row = concat!(
         env!("CARGO_MANIFEST_DIR"),
@@ -406,16 +399,8 @@ fn magic_modes_and_distinct() {
     ]);
     assert_eq!(json_of(&out)["solutions"], 4);
     let out = hysolve(&["--mode", "first", "magic", "--empty", "6", "--json"]);
-    let v = json_of(&out);
-    assert_eq!(v["solutions"], 1);
-    let text = String::from_utf8_lossy(&out.stdout);
-    let rows: Vec<&str> = text.lines().take(6).collect();
-    let sq = hysolve::problems::magic::verify::parse_square(&rows.join("\n"), 6).unwrap();
-    hysolve::problems::magic::verify::verify(
-        &hysolve::problems::magic::square::Given::empty(6).unwrap(),
-        &sq,
-    )
-    .unwrap();
+    assert_eq!(json_of(&out)["solutions"], 1);
+    assert_empty_magic(&String::from_utf8_lossy(&out.stdout), 6);
     let out = hysolve(&[
         "--mode",
         "all",
@@ -431,13 +416,16 @@ fn magic_modes_and_distinct() {
     let blocks: Vec<&str> = stdout.split("\n\n").collect();
     assert_eq!(blocks.len(), 4, "{stdout}");
     for text in &blocks[..3] {
-        let sq = hysolve::problems::magic::verify::parse_square(text.trim(), 5).unwrap();
-        hysolve::problems::magic::verify::verify(
-            &hysolve::problems::magic::square::Given::empty(5).unwrap(),
-            &sq,
-        )
-        .unwrap();
+        assert_empty_magic(text, 5);
     }
+}
+
+/// The first `n` lines of `text` are a magic square of order `n`.
+fn assert_empty_magic(text: &str, n: usize) {
+    use hysolve::problems::magic::{square::Given, verify};
+    let rows: Vec<&str> = text.lines().take(n).collect();
+    let sq = verify::parse_square(&rows.join("\n"), n).unwrap();
+    verify::verify(&Given::empty(n).unwrap(), &sq).unwrap();
 }
 
 #[test]
