@@ -515,6 +515,9 @@ impl<const W: usize> Pack<W> {
             }
         }
         let (mut best, mut best_count) = (lowest, usize::MAX);
+        // Only the restricted piece has placements the symmetry breaking
+        // drops, and it is placed before this scan ever runs (above), so
+        // every placement of a piece left is allowed here.
         for c in bits::ones(&s.empty) {
             let mut n = 0;
             let covers = &self.covers[c];
@@ -523,9 +526,7 @@ impl<const W: usize> Pack<W> {
                     continue;
                 }
                 for &q in &covers[start as usize..end as usize] {
-                    if self.allowed[q as usize]
-                        && bits::is_subset(&self.masks[q as usize], &s.empty)
-                    {
+                    if bits::is_subset(&self.masks[q as usize], &s.empty) {
                         n += 1;
                         if n >= best_count {
                             break 'runs;
