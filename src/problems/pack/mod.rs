@@ -241,6 +241,9 @@ struct Edges<const W: usize> {
     not_front: Bits<W>,
     w: usize,
     wh: usize,
+    /// Whether the figure has more than one layer (else no cell has a
+    /// neighbour in z, and growing skips those shifts).
+    three_d: bool,
 }
 
 impl<const W: usize> Edges<W> {
@@ -254,6 +257,7 @@ impl<const W: usize> Edges<W> {
             not_front: bits::zero(),
             w: f.w,
             wh: f.w * f.h,
+            three_d: f.d > 1,
         };
         for i in 0..f.w * f.h * f.d {
             let [x, y, z] = f.coords(i);
@@ -280,8 +284,10 @@ impl<const W: usize> Edges<W> {
         g = bits::or(&g, &bits::shr(&bits::and(s, &self.not_left), 1));
         g = bits::or(&g, &bits::shl(&bits::and(s, &self.not_bottom), self.w));
         g = bits::or(&g, &bits::shr(&bits::and(s, &self.not_top), self.w));
-        g = bits::or(&g, &bits::shl(&bits::and(s, &self.not_back), self.wh));
-        g = bits::or(&g, &bits::shr(&bits::and(s, &self.not_front), self.wh));
+        if self.three_d {
+            g = bits::or(&g, &bits::shl(&bits::and(s, &self.not_back), self.wh));
+            g = bits::or(&g, &bits::shr(&bits::and(s, &self.not_front), self.wh));
+        }
         g
     }
 }
