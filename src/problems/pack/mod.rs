@@ -327,15 +327,13 @@ impl<const W: usize> Pack<W> {
         let (mut first, mut runs, mut cell_runs) = (Vec::new(), Vec::new(), Vec::new());
         for list in &by_first {
             let from = runs.len() as u32;
-            for &p in list.iter().filter(|&&p| groups.allowed[p as usize]) {
-                let k = kind_of[p as usize];
-                let mine = runs.len() as u32 > from;
-                match runs.last_mut() {
-                    Some((kind, _, end)) if mine && *kind == k => *end += 1,
-                    _ => runs.push((k, first.len() as u32, first.len() as u32 + 1)),
-                }
-                first.push(p);
-            }
+            let kept: Vec<u32> = list
+                .iter()
+                .copied()
+                .filter(|&p| groups.allowed[p as usize])
+                .collect();
+            runs.extend(kind_runs(&kept, &kind_of, first.len() as u32));
+            first.extend(kept);
             cell_runs.push((from, runs.len() as u32));
         }
         let mut empty = bits::zero();
@@ -357,17 +355,7 @@ impl<const W: usize> Pack<W> {
         // Placements are made kind by kind, so each cover list is in kind order.
         let cover_runs = covers
             .iter()
-            .map(|list| {
-                let mut runs: Vec<(u8, u32, u32)> = Vec::new();
-                for (i, &p) in list.iter().enumerate() {
-                    let k = kind_of[p as usize];
-                    match runs.last_mut() {
-                        Some((kind, _, end)) if *kind == k => *end = i as u32 + 1,
-                        _ => runs.push((k, i as u32, i as u32 + 1)),
-                    }
-                }
-                runs
-            })
+            .map(|list| kind_runs(list, &kind_of, 0))
             .collect();
         let restricted_first = match groups.restricted {
             Some(k) => by_kind[k as usize]
@@ -653,6 +641,20 @@ impl<const W: usize> Pack<W> {
         }
         owner
     }
+}
+
+/// The runs of one kind in `list`, as `(kind, start, end)` with the
+/// positions shifted by `offset` (where `list` will start in a longer one).
+fn kind_runs(list: &[u32], kind_of: &[u8], offset: u32) -> Vec<(u8, u32, u32)> {
+    let mut runs: Vec<(u8, u32, u32)> = Vec::new();
+    for (i, &p) in list.iter().enumerate() {
+        let (k, at) = (kind_of[p as usize], offset + i as u32);
+        match runs.last_mut() {
+            Some((kind, _, end)) if *kind == k => *end = at + 1,
+            _ => runs.push((k, at, at + 1)),
+        }
+    }
+    runs
 }
 
 fn gcd_of(a: u32, b: u32) -> u32 {

@@ -51,6 +51,11 @@ pub struct Allowed {
 /// The numbers 1..=25 as bits.
 const ALL: u64 = ((1 << 26) - 1) & !1;
 
+/// The numbers among `values` as bits (0, an empty cell, left out).
+fn numbers(values: impl Iterator<Item = u16>) -> u64 {
+    values.fold(0u64, |m, v| m | (1u64 << v)) & ALL
+}
+
 /// The centre, then the main diagonal's other cells, then the other
 /// diagonal's, in the order they are chosen (the last of each derived).
 const CENTRE: usize = 12;
@@ -120,7 +125,7 @@ impl Lines {
         if distinct && !empty {
             return Err(PuzzleError::Instance("magic: --distinct counts squares up to symmetry, so nothing may be given (use --empty N)".to_owned()));
         }
-        let taken = given.cells.iter().fold(0u64, |m, &v| m | (1u64 << v)) & ALL;
+        let taken = numbers(given.cells.iter().copied());
         let ok: [u64; 25] = std::array::from_fn(|c| match given.cells[c] {
             0 => ALL & !taken,
             v => 1 << v,
@@ -169,7 +174,7 @@ impl Lines {
     }
 
     fn used(s: &Partial) -> u64 {
-        s.v.iter().fold(0u64, |m, &v| m | (1u64 << v)) & ALL
+        numbers(s.v.iter().map(|&v| v.into()))
     }
 
     /// Calls `f` with each child of `s` above the last level, in order.
