@@ -119,6 +119,7 @@ MAGIC5_BY := $(shell for f in 5x5_diag_sample00 5x5_row_1_2_13_24_25 5x5_siamese
   printf '"--by cells examples/magic/%s.txt","--by lines examples/magic/%s.txt",' $$f $$f; done | sed 's/,$$//')
 XC_FILES := examples/xc/pentominoes-6x10.xc,examples/xc/langford-12.xc,examples/xc/queens-13.xc,examples/xc/soma.xc
 BENCH := $(CARGO) run --release --bin hysolve-bench --
+SOLID := tests/data/packing/solid-pentominoes.pieces
 
 # Medians of several runs side by side, appended to CSVs in bench-results/:
 # N-Queens 14..17 and Hitori (every seed grid and the generated 50x50 and
@@ -133,7 +134,8 @@ BENCH := $(CARGO) run --release --bin hysolve-bench --
 # the requests per second of the master's bookkeeping (master-bench).
 # Every time is prepare_s + wall_s as the run reports it (bench-results/README.md).
 # Packing beside our plain C first-empty-cell counter (src/bench/c/pack.c),
-# one thread. Exact cover: the files of examples/xc beside our plain C dancing-links
+# one thread; 3D packing beside our plain C counter by BCSolve's method
+# (src/bench/c/pack3.c): Soma and the solid pentominoes in two boxes. Exact cover: the files of examples/xc beside our plain C dancing-links
 # counter (src/bench/c/dlx.c), the pentomino file on both structures beside
 # the packing solver, and the pentomino and Langford files in 1x1, 1x2, 2x1.
 # The plain C peers of our counters (src/bench/c), built as the benchmark's
@@ -143,10 +145,13 @@ target/bench-c/%: src/bench/c/%.c
 	@mkdir -p target/bench-c
 	$(CC) $(PEER_CFLAGS) -o $@ $<
 
-bench: build bench-ranks target/bench-c/queens target/bench-c/dlx target/bench-c/pack
+bench: build bench-ranks target/bench-c/queens target/bench-c/dlx target/bench-c/pack target/bench-c/pack3
 	$(BENCH) --reps 3 --configs 1x1 --out bench-results/pack-peer.csv \
 	  --bin target/release/hysolve,target/bench-c/pack --problem "pack --pieces {}" \
 	  --values "pentominoes --board 10x6","iqfit --board 11x5"
+	$(BENCH) --reps 3 --configs 1x1 --out bench-results/pack3-peer.csv \
+	  --bin target/release/hysolve,target/bench-c/pack3 --problem "pack --pieces {}" \
+	  --values "soma --board 3x3x3","$(SOLID) --board 10x3x2","$(SOLID) --board 6x5x2"
 	$(BENCH) --reps 5 --configs 1x1 --out bench-results/xc-peer.csv \
 	  --bin target/release/hysolve,target/bench-c/dlx --problem "xc {}" --values $(XC_FILES)
 	$(BENCH) --reps 5 --configs 1x1 --out bench-results/xc-peer.csv --problem "{}" \
@@ -174,6 +179,7 @@ bench: build bench-ranks target/bench-c/queens target/bench-c/dlx target/bench-c
 	$(BENCH) --reps 3 --out bench-results/pack.csv \
 	  --problem "--mode all --out /tmp/hysolve-iqfit.txt pack --pieces iqfit --board {}" --values 11x5
 	$(BENCH) --reps 1 --configs 1x2,2x1 --out bench-results/pack.csv --problem "pack --distinct --pieces bedlam --board {}" --values 4x4x4
+	$(BENCH) --reps 1 --configs 1x2 --out bench-results/pack.csv --problem "pack --distinct --pieces $(SOLID) --board {}" --values 5x4x3
 	$(BENCH) --reps 3 --out bench-results/uts.csv --problem "{}" \
 	  --values "uts --tree T1L","uts --tree T3L","queens 16"
 	$(CARGO) run --release --bin master-bench -- --out bench-results/master.csv

@@ -84,6 +84,33 @@ fn check_all(
     }
 }
 
+/// The pentominoes as solid pieces in boxes (3D: the search branches on
+/// the cell with the fewest placements), published distinct counts.
+#[test]
+fn solid_pentominoes_fill_boxes_in_every_configuration() {
+    let pieces = "tests/data/packing/solid-pentominoes.pieces";
+    for (figure, all, distinct, every) in [("10x3x2", 96, 12, true), ("6x5x2", 2112, 264, false)] {
+        let sym = Arc::new(Pack::<1>::new(layout(pieces, figure), true).unwrap());
+        let plain = Arc::new(Pack::<1>::new(layout(pieces, figure), false).unwrap());
+        for (ranks, threads) in CONFIGS {
+            let what = format!("{figure} in {ranks}x{threads}");
+            assert_eq!(
+                run(&sym, Mode::Count, ranks, threads).0.solutions,
+                distinct,
+                "{what}"
+            );
+            if every || (ranks, threads) == (2, 2) {
+                assert_eq!(
+                    run(&plain, Mode::Count, ranks, threads).0.solutions,
+                    all,
+                    "{what}"
+                );
+            }
+        }
+    }
+    check_all(pieces, "10x3x2", true, 12, &[(1, 1), (3, 2)]);
+}
+
 #[test]
 fn every_written_solution_is_a_legal_packing() {
     check_all("pentominoes", "10x6", false, 9356, &[(1, 2), (3, 2)]);

@@ -25,6 +25,17 @@ pub fn or<const W: usize>(a: &Bits<W>, b: &Bits<W>) -> Bits<W> {
 }
 
 #[inline(always)]
+pub fn xor<const W: usize>(a: &Bits<W>, b: &Bits<W>) -> Bits<W> {
+    std::array::from_fn(|i| a[i] ^ b[i])
+}
+
+/// Whether cell `i` is set.
+#[inline(always)]
+pub fn test<const W: usize>(a: &Bits<W>, i: usize) -> bool {
+    (a[i / 64] >> (i % 64)) & 1 == 1
+}
+
+#[inline(always)]
 pub fn and_not<const W: usize>(a: &Bits<W>, b: &Bits<W>) -> Bits<W> {
     std::array::from_fn(|i| a[i] & !b[i])
 }

@@ -11,9 +11,14 @@
 //! lowest cell it is (every cell below it is full), so a node's children are
 //! the placements listed under that cell that fit the empty cells and whose
 //! piece is left. In 3D the search branches instead on the empty cell with
-//! the fewest placements that fit (none: a dead end). A child survives only if every empty region the new piece
-//! touches can still be filled: at least as large as the smallest piece
-//! left, and a multiple of the greatest common divisor of the sizes left.
+//! the fewest placements that fit, and a node where a piece left fits
+//! nowhere or an empty cell has no placement is a dead end ([`fewest`]:
+//! the counter keeps the placements that fit from level to level). A
+//! child survives only if every empty region the new piece touches can
+//! still be filled: at least as large as the smallest piece
+//! left, and a multiple of the greatest common divisor of the sizes left;
+//! and the pieces left must still be able to balance the black and white
+//! cells of a chessboard colouring of the empty cells ([`parity`]).
 //! Counting below a cut-off runs in place, with no allocation.
 //!
 //! `--distinct` counts solutions up to the figure's symmetries that map the
@@ -25,8 +30,10 @@
 pub mod bits;
 pub mod door;
 pub mod export;
+mod fewest;
 pub mod figure;
 pub mod geometry;
+pub mod parity;
 pub mod pieces;
 pub mod solution;
 pub mod symmetry;
@@ -36,6 +43,7 @@ use crate::engine::{Problem, SubtreeCount};
 use crate::problems::{Job, PuzzleError, job};
 use bits::Bits;
 use figure::Figure;
+use parity::Parity;
 use pieces::{MAX_KINDS, MAX_PIECES, PieceSet};
 use std::collections::HashMap;
 
@@ -46,6 +54,10 @@ pub struct Packing<const W: usize> {
     left: [u8; MAX_KINDS],
     placed: [u32; MAX_PIECES],
     count: u8,
+    /// The multiset of pieces left as an index of the colouring table
+    /// ([`parity`]), and black minus white among the empty cells.
+    rest: u32,
+    imbalance: i32,
 }
 
 /// The prepared instance, independent of the board size.
@@ -195,9 +207,6 @@ pub struct Pack<const W: usize> {
     by_first: Vec<Vec<u32>>,
     /// Placements by every cell they cover.
     covers: Vec<Vec<u32>>,
-    /// `covers[c]` in runs of one kind, `(kind, start, end)`: the fewest-
-    /// placements scan skips a used piece's run whole.
-    cover_runs: Vec<Vec<(u8, u32, u32)>>,
     /// Placements by kind.
     by_kind: Vec<Vec<u32>>,
     /// The placements the symmetry breaking keeps, by lowest cell, in runs
@@ -226,6 +235,13 @@ pub struct Pack<const W: usize> {
     /// `images[s][p]`: the placement symmetry `s` maps placement `p` to.
     images: Vec<Vec<u32>>,
     sizes: Vec<u32>,
+    /// The colouring bound ([`parity`]): each placement's black minus white
+    /// cells, what placing a kind takes off the multiset index, and the
+    /// table (`None` where the bound cannot cut: the weights and
+    /// imbalances are then 0).
+    imbalance: Vec<i32>,
+    kind_weight: [u32; MAX_KINDS],
+    parity: Option<Parity>,
     edges: Edges<W>,
     root: Option<Packing<W>>,
 }
@@ -352,11 +368,6 @@ impl<const W: usize> Pack<W> {
             .iter()
             .map(|k| k.cells.len() as u32)
             .collect();
-        // Placements are made kind by kind, so each cover list is in kind order.
-        let cover_runs = covers
-            .iter()
-            .map(|list| kind_runs(list, &kind_of, 0))
-            .collect();
         let restricted_first = match groups.restricted {
             Some(k) => by_kind[k as usize]
                 .iter()
@@ -365,13 +376,47 @@ impl<const W: usize> Pack<W> {
                 .collect(),
             None => Vec::new(),
         };
+        let magnitude: Vec<u32> = layout
+            .set
+            .kinds
+            .iter()
+            .map(|k| {
+                let cells: Vec<usize> = (0..k.cells.len()).collect();
+                parity::imbalance(&cells, |i| k.cells[i]).unsigned_abs()
+            })
+            .collect();
+        let parity = Parity::new(&layout.set, &magnitude);
+        let mut kind_weight = [0u32; MAX_KINDS];
+        let (imbalance, empty_imbalance) = match &parity {
+            Some(table) => {
+                for (k, w) in kind_weight
+                    .iter_mut()
+                    .enumerate()
+                    .take(layout.set.kinds.len())
+                {
+                    *w = table.weight(k);
+                }
+                let coords = |c| f.coords(c);
+                let cells: Vec<usize> = (0..f.filled.len()).filter(|&i| f.filled[i]).collect();
+                (
+                    layout
+                        .placements
+                        .iter()
+                        .map(|(_, cells)| parity::imbalance(cells, coords))
+                        .collect(),
+                    parity::imbalance(&cells, coords),
+                )
+            }
+            None => (vec![0; layout.placements.len()], 0),
+        };
         let mut pack = Pack {
             distinct,
+            imbalance,
+            kind_weight,
             masks,
             kind_of,
             by_first,
             covers,
-            cover_runs,
             by_kind,
             first,
             runs,
@@ -384,6 +429,7 @@ impl<const W: usize> Pack<W> {
             leaf_group: groups.leaf_group,
             images: groups.images,
             sizes,
+            parity,
             edges: Edges::new(f),
             root: None,
             layout,
@@ -393,11 +439,15 @@ impl<const W: usize> Pack<W> {
             left,
             placed: [0; MAX_PIECES],
             count: 0,
+            rest: pack.parity.as_ref().map_or(0, |t| t.index(&left)),
+            imbalance: empty_imbalance,
         };
         let (min, gcd) = pack.limits(&root.left);
-        pack.root = pack
-            .regions_ok(&root.empty, &empty, min, gcd)
-            .then_some(root);
+        let colours_ok = pack
+            .parity
+            .as_ref()
+            .is_none_or(|t| t.reachable(root.rest, root.imbalance));
+        pack.root = (colours_ok && pack.regions_ok(&root.empty, &empty, min, gcd)).then_some(root);
         Ok(pack)
     }
 
@@ -446,7 +496,10 @@ impl<const W: usize> Pack<W> {
     #[inline(always)]
     fn apply(&self, s: &mut Packing<W>, p: u32) {
         s.empty = bits::and_not(&s.empty, &self.masks[p as usize]);
-        s.left[self.kind_of[p as usize] as usize] -= 1;
+        let kind = self.kind_of[p as usize] as usize;
+        s.left[kind] -= 1;
+        s.rest -= self.kind_weight[kind];
+        s.imbalance -= self.imbalance[p as usize];
         s.placed[s.count as usize] = p;
         s.count += 1;
     }
@@ -454,7 +507,10 @@ impl<const W: usize> Pack<W> {
     #[inline(always)]
     fn unapply(&self, s: &mut Packing<W>, p: u32) {
         s.count -= 1;
-        s.left[self.kind_of[p as usize] as usize] += 1;
+        let kind = self.kind_of[p as usize] as usize;
+        s.left[kind] += 1;
+        s.rest += self.kind_weight[kind];
+        s.imbalance += self.imbalance[p as usize];
         s.empty = bits::or(&s.empty, &self.masks[p as usize]);
     }
 
@@ -468,24 +524,32 @@ impl<const W: usize> Pack<W> {
         {
             return false;
         }
+        if !self.colours_ok(s, p as u32) {
+            return false;
+        }
         let after = bits::and_not(&s.empty, &self.masks[p]);
         let touched = self.edges.grow(&self.masks[p]);
         self.regions_ok(&after, &touched, min, gcd)
     }
 
-    /// Whether placement `q` can go in `s` as it stands (its piece left, kept
-    /// by the symmetry breaking, its cells empty).
+    /// Whether the pieces left after placing `p` in `s` can still balance
+    /// the colours of the empty cells ([`parity`]).
     #[inline(always)]
-    fn free(&self, s: &Packing<W>, q: u32) -> bool {
-        let q = q as usize;
-        s.left[self.kind_of[q] as usize] > 0
-            && self.allowed[q]
-            && bits::is_subset(&self.masks[q], &s.empty)
+    fn colours_ok(&self, s: &Packing<W>, p: u32) -> bool {
+        let Some(table) = &self.parity else {
+            return true;
+        };
+        let p = p as usize;
+        table.reachable(
+            s.rest - self.kind_weight[self.kind_of[p] as usize],
+            s.imbalance - self.imbalance[p],
+        )
     }
 
     /// The placements to branch over: those listed under the lowest empty
     /// cell, or (with `fewest`) those covering the empty cell that has the
-    /// fewest free placements. `None`: an empty cell has none, a dead end.
+    /// fewest free placements. `None`: a dead end (no placement for an
+    /// empty cell, or, with `fewest`, for a piece left).
     ///
     /// With `--distinct`, the restricted piece (one placement per orbit of
     /// the symmetries) goes first, at the root, whatever cell it covers:
@@ -502,44 +566,7 @@ impl<const W: usize> Pack<W> {
         if !self.fewest {
             return Some(&self.by_first[lowest]);
         }
-        // Every piece left must still fit somewhere.
-        for (k, placements) in self.by_kind.iter().enumerate() {
-            if s.left[k] > 0 && !placements.iter().any(|&q| self.free(s, q)) {
-                return None;
-            }
-        }
-        let (mut best, mut best_count) = (lowest, usize::MAX);
-        // Only the restricted piece has placements the symmetry breaking
-        // drops, and it is placed before this scan ever runs (above), so
-        // every placement of a piece left is allowed here.
-        for c in bits::ones(&s.empty) {
-            let mut n = 0;
-            let covers = &self.covers[c];
-            'runs: for &(kind, start, end) in &self.cover_runs[c] {
-                if s.left[kind as usize] == 0 {
-                    continue;
-                }
-                for &q in &covers[start as usize..end as usize] {
-                    if bits::is_subset(&self.masks[q as usize], &s.empty) {
-                        n += 1;
-                        if n >= best_count {
-                            break 'runs;
-                        }
-                    }
-                }
-            }
-            if n == 0 {
-                return None;
-            }
-            if n < best_count {
-                best = c;
-                best_count = n;
-                if n == 1 {
-                    break;
-                }
-            }
-        }
-        Some(&self.covers[best])
+        Some(&self.covers[self.fewest_from_scratch(s)?])
     }
 
     /// Whether a complete packing is the one of its class that `--distinct` counts.
@@ -577,8 +604,12 @@ impl<const W: usize> Pack<W> {
     }
 
     fn count_below(&self, s: &mut Packing<W>, total: &mut SubtreeCount) {
-        if !self.fewest && !self.restricted_left(s) {
-            return self.count_below_lowest(s, total);
+        if !self.restricted_left(s) {
+            return if self.fewest {
+                self.count_fewest(s, total)
+            } else {
+                self.count_below_lowest(s, total)
+            };
         }
         let Some(list) = self.branch(s) else {
             return;
@@ -619,7 +650,7 @@ impl<const W: usize> Pack<W> {
             }
             for &p in &self.first[start as usize..end as usize] {
                 let mask = &self.masks[p as usize];
-                if !bits::is_subset(mask, &s.empty) {
+                if !bits::is_subset(mask, &s.empty) || !self.colours_ok(s, p) {
                     continue;
                 }
                 let after = bits::and_not(&s.empty, mask);

@@ -1,0 +1,267 @@
+//! Branching on the empty cell with the fewest placements (3D figures).
+//!
+//! The rule: cut the node when a piece left fits nowhere or an empty cell
+//! is covered by no placement that fits; else branch on the empty cell
+//! with the fewest placements that fit, the lowest such cell on a tie.
+//!
+//! The counter keeps, level by level, the list of placements that fit (their
+//! piece left, their cells empty): a child's list is its parent's filtered
+//! against the cells just filled, so the lists shrink as the search goes
+//! down and a node costs a pass over its parent's list, not a scan of every
+//! cell's placements. The per-cell counts come from the same pass, in
+//! bit-sliced counters: plane `i` holds bit `i` of every cell's count, and
+//! adding a placement is a ripple of ANDs and XORs over the planes. Counts
+//! beyond the planes (near the root only) fall back to an exact count.
+
+use super::bits::{self, Bits};
+use super::{Pack, Packing};
+use crate::engine::SubtreeCount;
+
+/// Counts up to `2^PLANES - 1` are exact in the counters.
+const PLANES: usize = 5;
+
+/// A placement that fits, with what the filter reads kept beside it (no
+/// lookup by placement number in the hot loop).
+#[derive(Clone, Copy)]
+struct Fit<const W: usize> {
+    mask: Bits<W>,
+    p: u32,
+    kind: u8,
+}
+
+/// Bit-sliced per-cell counts of a list of placements.
+struct Counts<const W: usize> {
+    planes: [Bits<W>; PLANES],
+    /// Cells whose count reached `2^PLANES`.
+    over: Bits<W>,
+    /// Kinds with a placement in the list.
+    kinds: u32,
+}
+
+impl<const W: usize> Counts<W> {
+    fn new() -> Self {
+        Counts {
+            planes: [bits::zero(); PLANES],
+            over: bits::zero(),
+            kinds: 0,
+        }
+    }
+
+    #[inline(always)]
+    fn add(&mut self, mask: &Bits<W>, kind: u8) {
+        let mut carry = *mask;
+        for plane in &mut self.planes {
+            let next = bits::and(plane, &carry);
+            *plane = bits::xor(plane, &carry);
+            carry = next;
+        }
+        self.over = bits::or(&self.over, &carry);
+        self.kinds |= 1 << kind;
+    }
+
+    /// Cells of `cells` that no placement covers.
+    fn uncovered(&self, cells: &Bits<W>) -> Bits<W> {
+        let any = self.planes.iter().fold(self.over, |a, p| bits::or(&a, p));
+        bits::and_not(cells, &any)
+    }
+
+    /// Cells of `cells` covered by exactly `k` placements (`k < 2^PLANES`).
+    fn exactly(&self, cells: &Bits<W>, k: usize) -> Bits<W> {
+        let mut m = bits::and_not(cells, &self.over);
+        for (i, plane) in self.planes.iter().enumerate() {
+            m = if (k >> i) & 1 == 1 {
+                bits::and(&m, plane)
+            } else {
+                bits::and_not(&m, plane)
+            };
+        }
+        m
+    }
+}
+
+impl<const W: usize> Pack<W> {
+    /// The kinds with a copy left in `s`, as bits.
+    #[inline]
+    fn kinds_left(&self, s: &Packing<W>) -> u32 {
+        (0..self.sizes.len())
+            .filter(|&k| s.left[k] > 0)
+            .fold(0, |m, k| m | 1 << k)
+    }
+
+    /// The cell to branch on by the rule above, given the placements that
+    /// fit `s` (`list`) and their counts; `None` cuts the node.
+    fn fewest_cell(&self, s: &Packing<W>, list: &[Fit<W>], counts: &Counts<W>) -> Option<usize> {
+        if counts.kinds != self.kinds_left(s) || !bits::is_zero(&counts.uncovered(&s.empty)) {
+            return None;
+        }
+        for k in 1..1 << PLANES {
+            if let Some(c) = bits::lowest(&counts.exactly(&s.empty, k)) {
+                return Some(c);
+            }
+        }
+        // Every empty cell has 2^PLANES placements or more: count exactly.
+        let mut best = (usize::MAX, 0);
+        for c in bits::ones(&s.empty) {
+            let n = list.iter().filter(|f| bits::test(&f.mask, c)).count();
+            if n < best.0 {
+                best = (n, c);
+            }
+        }
+        Some(best.1)
+    }
+
+    /// The placements that fit `s` (piece left, kept by the symmetry
+    /// breaking, cells empty), appended to `out`, with their counts.
+    fn fitting(&self, s: &Packing<W>, out: &mut Vec<Fit<W>>) -> Counts<W> {
+        let mut counts = Counts::new();
+        for (k, list) in self.by_kind.iter().enumerate() {
+            if s.left[k] == 0 {
+                continue;
+            }
+            for &q in list {
+                let mask = &self.masks[q as usize];
+                if self.allowed[q as usize] && bits::is_subset(mask, &s.empty) {
+                    out.push(Fit {
+                        mask: *mask,
+                        p: q,
+                        kind: k as u8,
+                    });
+                    counts.add(mask, k as u8);
+                }
+            }
+        }
+        counts
+    }
+
+    /// The cell [`Pack::branch`] branches on in 3D (built from scratch; the
+    /// counter below keeps its lists from level to level instead).
+    pub(super) fn fewest_from_scratch(&self, s: &Packing<W>) -> Option<usize> {
+        let mut list = Vec::new();
+        let counts = self.fitting(s, &mut list);
+        self.fewest_cell(s, &list, &counts)
+    }
+
+    /// Counts the packings below `s` (the restricted piece placed), adding
+    /// every placement made to `total.nodes`.
+    pub(super) fn count_fewest(&self, s: &mut Packing<W>, total: &mut SubtreeCount) {
+        let mut buf = Vec::with_capacity(4 * self.masks.len());
+        let counts = self.fitting(s, &mut buf);
+        let end = buf.len();
+        self.fewest_level(s, &mut buf, 0, end, counts, total);
+    }
+
+    /// One level: `buf[from..to]` holds the placements that fit `s`, with
+    /// their `counts`.
+    fn fewest_level(
+        &self,
+        s: &mut Packing<W>,
+        buf: &mut Vec<Fit<W>>,
+        from: usize,
+        to: usize,
+        counts: Counts<W>,
+        total: &mut SubtreeCount,
+    ) {
+        let Some(cell) = self.fewest_cell(s, &buf[from..to], &counts) else {
+            return;
+        };
+        let (min, gcd) = self.limits(&s.left);
+        for i in from..to {
+            let Fit { mask, p, kind } = buf[i];
+            if !bits::test(&mask, cell) || !self.colours_ok(s, p) {
+                continue;
+            }
+            let after = bits::and_not(&s.empty, &mask);
+            if !self.regions_ok(&after, &self.edges.grow(&mask), min, gcd) {
+                continue;
+            }
+            self.apply(s, p);
+            total.nodes += 1;
+            if bits::is_zero(&s.empty) {
+                total.solutions += self.canonical(s) as u64;
+            } else {
+                // The child's list: this one's, less the placements that
+                // meet the piece just placed, and its kind's when no copy
+                // is left (every other entry still fits).
+                let gone = if s.left[kind as usize] == 0 {
+                    kind
+                } else {
+                    u8::MAX
+                };
+                let start = buf.len();
+                let mut child = Counts::new();
+                for j in from..to {
+                    let f = buf[j];
+                    if f.kind != gone && bits::is_zero(&bits::and(&f.mask, &mask)) {
+                        buf.push(f);
+                        child.add(&f.mask, f.kind);
+                    }
+                }
+                let end = buf.len();
+                self.fewest_level(s, buf, start, end, child, total);
+                buf.truncate(start);
+            }
+            self.unapply(s, p);
+        }
+    }
+}
+
+#[cfg(test)]
+mod test {
+    use super::super::figure::Figure;
+    use super::super::pieces::PieceSet;
+    use super::super::{Layout, Pack};
+    use crate::engine::Problem;
+
+    /// Nodes and solutions of the subtree of `node`, by the engine's
+    /// generic walk (`children`, `solution_weight`).
+    fn generic<P: Problem>(p: &P, node: &P::Node) -> (u64, u64) {
+        let (mut nodes, mut solutions) = (0, 0);
+        let mut stack = vec![node.clone()];
+        let mut kids = Vec::new();
+        while let Some(n) = stack.pop() {
+            nodes += 1;
+            solutions += p.solution_weight(&n);
+            kids.clear();
+            p.children(&n, &mut kids);
+            stack.append(&mut kids);
+        }
+        (nodes, solutions)
+    }
+
+    #[test]
+    fn the_counter_walks_the_tree_the_generic_walk_does() {
+        let cases = [
+            ("soma", "3x3x3", false, 11_520),
+            ("soma", "3x3x3", true, 240),
+            (
+                "tests/data/packing/solid-pentominoes.pieces",
+                "10x3x2",
+                true,
+                12,
+            ),
+        ];
+        for (pieces, figure, distinct, expected) in cases {
+            let set = PieceSet::load(pieces).unwrap();
+            let layout = Layout::new(set, Figure::parse_box(figure).unwrap()).unwrap();
+            let p = Pack::<1>::new(layout, distinct).unwrap();
+            let root = p.root();
+            let whole = p.count_subtree(&root);
+            assert_eq!(
+                (whole.nodes, whole.solutions),
+                generic(&p, &root),
+                "{pieces}"
+            );
+            assert_eq!(whole.solutions, expected);
+            let mut kids = Vec::new();
+            p.children(&root, &mut kids);
+            let mut grandkids = Vec::new();
+            for k in kids.iter().take(4) {
+                p.children(k, &mut grandkids);
+            }
+            for n in kids.iter().chain(&grandkids) {
+                let c = p.count_subtree(n);
+                assert_eq!((c.nodes, c.solutions), generic(&p, n), "{pieces}");
+            }
+        }
+    }
+}
