@@ -39,12 +39,18 @@ fn published_counts_in_every_configuration() {
     for (pieces, figure, all, distinct) in PUBLISHED {
         let plain = Arc::new(Pack::<1>::new(layout(pieces, figure), false).unwrap());
         let sym = Arc::new(Pack::<1>::new(layout(pieces, figure), true).unwrap());
+        let weighted = Arc::new(Pack::<1>::weighted(layout(pieces, figure)).unwrap());
         for (ranks, threads) in CONFIGS {
             let what = format!("{pieces} on {figure} in {ranks}x{threads}");
             assert_eq!(
                 run(&plain, Mode::Count, ranks, threads).0.solutions,
                 all,
                 "{what}"
+            );
+            assert_eq!(
+                run(&weighted, Mode::Count, ranks, threads).0.solutions,
+                all,
+                "{what}, weighted"
             );
             assert_eq!(
                 run(&sym, Mode::Count, ranks, threads).0.solutions,
@@ -92,12 +98,18 @@ fn solid_pentominoes_fill_boxes_in_every_configuration() {
     for (figure, all, distinct, every) in [("10x3x2", 96, 12, true), ("6x5x2", 2112, 264, false)] {
         let sym = Arc::new(Pack::<1>::new(layout(pieces, figure), true).unwrap());
         let plain = Arc::new(Pack::<1>::new(layout(pieces, figure), false).unwrap());
+        let weighted = Arc::new(Pack::<1>::weighted(layout(pieces, figure)).unwrap());
         for (ranks, threads) in CONFIGS {
             let what = format!("{figure} in {ranks}x{threads}");
             assert_eq!(
                 run(&sym, Mode::Count, ranks, threads).0.solutions,
                 distinct,
                 "{what}"
+            );
+            assert_eq!(
+                run(&weighted, Mode::Count, ranks, threads).0.solutions,
+                all,
+                "{what}, weighted"
             );
             if every || (ranks, threads) == (2, 2) {
                 assert_eq!(
@@ -125,6 +137,10 @@ fn iq_fit_board_all_solutions_and_distinct() {
     check_all("iqfit", "11x5", false, 371_020, &[(2, 1)]);
     let sym = Arc::new(Pack::<1>::new(layout("iqfit", "11x5"), true).unwrap());
     assert_eq!(run(&sym, Mode::Count, 1, 2).0.solutions, 92_755);
+    // Every tiling counted by symmetry: the same 371,020 as the plain
+    // search above.
+    let weighted = Arc::new(Pack::<1>::weighted(layout("iqfit", "11x5")).unwrap());
+    assert_eq!(run(&weighted, Mode::Count, 2, 1).0.solutions, 371_020);
 }
 
 #[test]

@@ -47,7 +47,7 @@ impl Puzzle for Door {
             .collect()
     }
 
-    fn build(args: Args, _mode: Mode) -> Result<Box<dyn Job>, PuzzleError> {
+    fn build(args: Args, mode: Mode) -> Result<Box<dyn Job>, PuzzleError> {
         let set = PieceSet::load(&args.pieces)?;
         let figure = match (&args.board, &args.figure) {
             (Some(spec), _) => Figure::parse_box(spec)?,
@@ -68,7 +68,7 @@ impl Puzzle for Door {
             );
             return Ok(written(path, text, what));
         }
-        layout.into_job(args.distinct)
+        layout.into_job(args.distinct, mode == Mode::Count)
     }
 
     fn format() -> Option<Format> {

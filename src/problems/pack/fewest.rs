@@ -177,7 +177,7 @@ impl<const W: usize> Pack<W> {
             self.apply(s, p);
             total.nodes += 1;
             if bits::is_zero(&s.empty) {
-                total.solutions += self.canonical(s) as u64;
+                total.solutions += self.leaf_weight(s);
             } else {
                 // The child's list: this one's, less the placements that
                 // meet the piece just placed, and its kind's when no copy
@@ -230,20 +230,23 @@ mod test {
 
     #[test]
     fn the_counter_walks_the_tree_the_generic_walk_does() {
+        let solid = "tests/data/packing/solid-pentominoes.pieces";
+        // (pieces, figure, distinct, weighted, count)
         let cases = [
-            ("soma", "3x3x3", false, 11_520),
-            ("soma", "3x3x3", true, 240),
-            (
-                "tests/data/packing/solid-pentominoes.pieces",
-                "10x3x2",
-                true,
-                12,
-            ),
+            ("soma", "3x3x3", false, false, 11_520),
+            ("soma", "3x3x3", true, false, 240),
+            ("soma", "3x3x3", false, true, 11_520),
+            (solid, "10x3x2", true, false, 12),
+            (solid, "10x3x2", false, true, 96),
         ];
-        for (pieces, figure, distinct, expected) in cases {
+        for (pieces, figure, distinct, weighted, expected) in cases {
             let set = PieceSet::load(pieces).unwrap();
             let layout = Layout::new(set, Figure::parse_box(figure).unwrap()).unwrap();
-            let p = Pack::<1>::new(layout, distinct).unwrap();
+            let p = if weighted {
+                Pack::<1>::weighted(layout).unwrap()
+            } else {
+                Pack::<1>::new(layout, distinct).unwrap()
+            };
             let root = p.root();
             let whole = p.count_subtree(&root);
             assert_eq!(
