@@ -133,12 +133,45 @@ impl<const W: usize> Pack<W> {
         counts
     }
 
-    /// The cell [`Pack::branch`] branches on in 3D (built from scratch; the
-    /// counter below keeps its lists from level to level instead).
-    pub(super) fn fewest_from_scratch(&self, s: &Packing<W>) -> Option<usize> {
-        let mut list = Vec::new();
-        let counts = self.fitting(s, &mut list);
-        self.fewest_cell(s, &list, &counts)
+    /// The cell [`Pack::branch`] branches on in 3D, by the same rule,
+    /// without a list (the engine's walk, for the modes that list
+    /// packings): every kind left must have a placement that fits; then,
+    /// cell by cell, the placements that fit are counted until they reach
+    /// the best count so far (one is enough to show a cell is coverable).
+    pub(super) fn fewest_scan(&self, s: &Packing<W>) -> Option<usize> {
+        for (k, placements) in self.by_kind.iter().enumerate() {
+            let fits = |&q: &u32| bits::is_subset(&self.masks[q as usize], &s.empty);
+            if s.left[k] > 0 && !placements.iter().any(fits) {
+                return None;
+            }
+        }
+        // Only the restricted piece has placements the symmetry breaking
+        // drops, and it is placed before this scan runs, so every
+        // placement of a piece left is allowed here.
+        let mut best = (usize::MAX, 0);
+        for c in bits::ones(&s.empty) {
+            let (mut n, covers) = (0, &self.covers[c]);
+            'runs: for &(kind, start, end) in &self.cover_runs[c] {
+                if s.left[kind as usize] == 0 {
+                    continue;
+                }
+                for &q in &covers[start as usize..end as usize] {
+                    if bits::is_subset(&self.masks[q as usize], &s.empty) {
+                        n += 1;
+                        if n >= best.0 {
+                            break 'runs;
+                        }
+                    }
+                }
+            }
+            if n == 0 {
+                return None;
+            }
+            if n < best.0 {
+                best = (n, c);
+            }
+        }
+        Some(best.1)
     }
 
     /// Counts the packings below `s` (the restricted piece placed), adding

@@ -223,6 +223,9 @@ pub struct Pack<const W: usize> {
     by_first: Vec<Vec<u32>>,
     /// Placements by every cell they cover.
     covers: Vec<Vec<u32>>,
+    /// `covers[c]` in runs of one kind, `(kind, start, end)`: the scan for
+    /// the cell with the fewest placements skips a used piece's run whole.
+    cover_runs: Vec<Vec<(u8, u32, u32)>>,
     /// Placements by kind.
     by_kind: Vec<Vec<u32>>,
     /// The placements the symmetry breaking keeps, by lowest cell, in runs
@@ -384,6 +387,11 @@ impl<const W: usize> Pack<W> {
             .iter()
             .map(|k| k.cells.len() as u32)
             .collect();
+        // Placements are made kind by kind, so each cover list is in kind order.
+        let cover_runs = covers
+            .iter()
+            .map(|list| kind_runs(list, &kind_of, 0))
+            .collect();
         let restricted_first = match groups.restricted {
             Some(k) => by_kind[k as usize]
                 .iter()
@@ -434,6 +442,7 @@ impl<const W: usize> Pack<W> {
             kind_of,
             by_first,
             covers,
+            cover_runs,
             by_kind,
             first,
             runs,
@@ -632,7 +641,7 @@ impl<const W: usize> Pack<W> {
         if !self.fewest {
             return Some(&self.by_first[lowest]);
         }
-        Some(&self.covers[self.fewest_from_scratch(s)?])
+        Some(&self.covers[self.fewest_scan(s)?])
     }
 
     /// Whether a complete packing is the one of its class that `--distinct` counts.
