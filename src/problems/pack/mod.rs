@@ -12,7 +12,7 @@
 //! the placements listed under that cell that fit the empty cells and whose
 //! piece is left. In 3D the search branches instead on the empty cell with
 //! the fewest placements that fit, and a node where a piece left fits
-//! nowhere or an empty cell has no placement is a dead end ([`fewest`]:
+//! nowhere or an empty cell has no placement is a dead end (`fewest.rs`:
 //! the counter keeps the placements that fit from level to level). A
 //! child survives only if every empty region the new piece touches can
 //! still be filled: at least as large as the smallest piece

@@ -38,7 +38,7 @@ pub struct Parity {
 impl Parity {
     /// The table for `set`, given each kind's imbalance magnitude. `None`
     /// when it could never cut (every magnitude 0) or would be too large
-    /// (more multisets than [`MAX_ENTRIES`], or sums beyond +-63).
+    /// (more multisets than `MAX_ENTRIES`, or sums beyond +-63).
     pub fn new(set: &PieceSet, magnitude: &[u32]) -> Option<Parity> {
         let kinds = set.kinds.len();
         let total: u32 = (0..kinds)
