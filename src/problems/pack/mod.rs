@@ -15,11 +15,12 @@
 //! nowhere or an empty cell has no placement is a dead end (`fewest.rs`:
 //! the counter keeps the placements that fit from level to level). A
 //! child survives only if every empty region the new piece touches can
-//! still be filled: at least as large as the smallest piece
-//! left, and a multiple of the greatest common divisor of the sizes left;
-//! and the pieces left must still be able to balance the black and white
-//! cells of a chessboard colouring of the empty cells ([`parity`]).
-//! Counting below a cut-off runs in place, with no allocation.
+//! still be filled: at least as large as the smallest piece left, and a
+//! multiple of the greatest common divisor of the sizes left; and the
+//! pieces left must still be able to balance the black and white cells of
+//! a chessboard colouring of the empty cells ([`parity`]). Counting below
+//! a cut-off runs in place, with no allocation per node (the 3D counter's
+//! lists live in one buffer per subtree counted).
 //!
 //! `--distinct` counts solutions up to the figure's symmetries that map the
 //! piece set onto itself ([`symmetry`]), exactly, by restricting one piece to
