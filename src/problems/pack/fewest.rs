@@ -200,11 +200,7 @@ impl<const W: usize> Pack<W> {
         let (min, gcd) = self.limits(&s.left);
         for i in from..to {
             let Fit { mask, p, kind } = buf[i];
-            if !bits::test(&mask, cell) || !self.colours_ok(s, p) {
-                continue;
-            }
-            let after = bits::and_not(&s.empty, &mask);
-            if !self.regions_ok(&after, &self.edges.grow(&mask), min, gcd) {
+            if !bits::test(&mask, cell) || !self.fillable_after(s, p, &mask, min, gcd) {
                 continue;
             }
             self.apply(s, p);

@@ -600,12 +600,22 @@ impl<const W: usize> Pack<W> {
         {
             return false;
         }
-        if !self.colours_ok(s, p as u32) {
-            return false;
-        }
-        let after = bits::and_not(&s.empty, &self.masks[p]);
-        let touched = self.edges.grow(&self.masks[p]);
-        self.regions_ok(&after, &touched, min, gcd)
+        self.fillable_after(s, p as u32, &self.masks[p], min, gcd)
+    }
+
+    /// Whether the empty cells of `s` less placement `p` (cells `mask`)
+    /// can still be filled: the colours can balance ([`Pack::colours_ok`])
+    /// and every region the piece touches has a size the pieces left can
+    /// fill ([`Pack::regions_ok`]).
+    #[inline(always)]
+    fn fillable_after(&self, s: &Packing<W>, p: u32, mask: &Bits<W>, min: u32, gcd: u32) -> bool {
+        self.colours_ok(s, p)
+            && self.regions_ok(
+                &bits::and_not(&s.empty, mask),
+                &self.edges.grow(mask),
+                min,
+                gcd,
+            )
     }
 
     /// Whether the pieces left after placing `p` in `s` can still balance
@@ -726,11 +736,7 @@ impl<const W: usize> Pack<W> {
             }
             for &p in &self.first[start as usize..end as usize] {
                 let mask = &self.masks[p as usize];
-                if !bits::is_subset(mask, &s.empty) || !self.colours_ok(s, p) {
-                    continue;
-                }
-                let after = bits::and_not(&s.empty, mask);
-                if self.regions_ok(&after, &self.edges.grow(mask), min, gcd) {
+                if bits::is_subset(mask, &s.empty) && self.fillable_after(s, p, mask, min, gcd) {
                     self.count_child(s, p, total);
                 }
             }
