@@ -346,11 +346,14 @@ impl<'a, P: Problem, T: Transport> Manager<'a, P, T> {
         }
     }
 
-    /// The master's clockwork between messages: a signal, a checkpoint due.
+    /// The master's clockwork between messages: thieves waiting for a
+    /// victim old enough, a signal, a checkpoint due.
     fn master_duties(&mut self) -> Result<(), RunError> {
         let Some(master) = &mut self.master else {
             return Ok(());
         };
+        let mut out = Outbox::new();
+        master.on_tick(Instant::now(), &mut out);
         if !self.interrupted
             && self
                 .config
@@ -360,11 +363,10 @@ impl<'a, P: Problem, T: Transport> Manager<'a, P, T> {
         {
             self.interrupted = true;
             if !master.terminated() {
-                let mut out = Outbox::new();
                 master.interrupt(&mut out);
-                self.dispatch(out);
             }
         }
+        self.dispatch(out);
         if !self.interrupted && self.checkpointer.as_ref().is_some_and(Checkpointer::due) {
             self.write_checkpoint()?;
         }
@@ -458,7 +460,8 @@ impl<'a, P: Problem, T: Transport> Manager<'a, P, T> {
         match msg {
             // Master side.
             Message::AskForWork(tally) => {
-                self.master_mut("AskForWork")?.on_ask(from, tally, &mut out)
+                self.master_mut("AskForWork")?
+                    .on_ask(from, tally, Instant::now(), &mut out)
             }
             Message::Progress(tally) => self.master_mut("Progress")?.on_progress(from, tally),
             Message::Donation { pieces: prefixes } => {
@@ -469,7 +472,7 @@ impl<'a, P: Problem, T: Transport> Manager<'a, P, T> {
                     })?;
                 }
                 self.master_mut("Donation")?
-                    .on_donation(from, prefixes, &mut out)
+                    .on_donation(from, prefixes, Instant::now(), &mut out)
             }
             Message::Solutions { unit, texts } => {
                 self.accept_solutions(from, unit, texts, &mut out)?

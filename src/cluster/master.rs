@@ -6,7 +6,7 @@
 use super::protocol::{Message, RankReport};
 use crate::engine::{Piece, Tally};
 use std::collections::{BTreeSet, VecDeque};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// Messages the master wants sent: (destination rank, message).
 pub type Outbox = Vec<(usize, Message)>;
@@ -27,9 +27,17 @@ struct RankState {
     tally: Tally,
     /// When it was last dealt work (the master's count of deals then).
     served_at: u64,
+    /// The same moment on the clock (none before its first deal).
+    served_time: Option<Instant>,
+    /// When the donation it owes was asked for.
+    asked_time: Option<Instant>,
     /// In the master's queue of ranks to serve.
     queued: bool,
 }
+
+/// A victim must have worked for this many donation round trips since it
+/// was dealt its work before it is asked to donate (see `ask_victims`).
+pub const VICTIM_MIN_AGE_IN_ROUND_TRIPS: u32 = 8;
 
 /// What the master itself did, for `--stats`.
 #[derive(Debug, Clone, Default, serde::Serialize)]
@@ -66,6 +74,9 @@ pub struct Master {
     finals: Vec<Option<RankReport>>,
     /// Depth of the initial prefixes (they all have the same).
     initial_depth: u32,
+    /// A moving average of the time from a `DonateRequest` to its
+    /// `Donation` (none before the first).
+    round_trip: Option<Duration>,
     pub stats: MasterStats,
 }
 
@@ -91,6 +102,7 @@ impl Master {
             found: 0,
             terminated_at: None,
             finals: vec![None; ranks],
+            round_trip: None,
         }
     }
 
@@ -131,7 +143,7 @@ impl Master {
         self.pool.len()
     }
 
-    pub fn on_ask(&mut self, from: usize, tally: Tally, out: &mut Outbox) {
+    pub fn on_ask(&mut self, from: usize, tally: Tally, now: Instant, out: &mut Outbox) {
         // An `AskForWork` also answers a donation request: the rank has
         // nothing left, and any donation it made arrived before this.
         self.release_thief(from);
@@ -143,7 +155,16 @@ impl Master {
             r.tally = tally;
         });
         self.enqueue(from);
-        self.serve(out);
+        self.serve(now, out);
+    }
+
+    /// The master's clock: thieves left waiting for a victim old enough
+    /// (see `ask_victims`) are given one once it is. Called between
+    /// messages, about once a millisecond.
+    pub fn on_tick(&mut self, now: Instant, out: &mut Outbox) {
+        if !self.terminated() && self.pool.is_empty() && !self.to_serve.is_empty() {
+            self.ask_victims(now, out);
+        }
     }
 
     /// A donation goes whole to the rank it was asked for: the thief gets
@@ -151,16 +172,27 @@ impl Master {
     /// never served from the pool, so it still waits; a donation with no
     /// waiting thief, which the protocol does not produce, goes to the
     /// pool rather than being lost.)
-    pub fn on_donation(&mut self, from: usize, prefixes: Vec<Piece>, out: &mut Outbox) {
+    pub fn on_donation(
+        &mut self,
+        from: usize,
+        prefixes: Vec<Piece>,
+        now: Instant,
+        out: &mut Outbox,
+    ) {
         self.stats.prefixes_returned += prefixes.len() as u64;
+        if let Some(asked) = self.ranks[from].asked_time.take() {
+            // A moving average over about the last 8 donations.
+            let trip = now.saturating_duration_since(asked);
+            self.round_trip = Some(self.round_trip.map_or(trip, |t| (t * 7 + trip) / 8));
+        }
         match self.release_thief(from) {
             Some(thief) if self.ranks[thief].waiting => {
                 self.stats.donations_routed += 1;
-                self.deal(out, thief, prefixes);
+                self.deal(out, thief, prefixes, now);
             }
             _ => self.pool.extend(prefixes),
         }
-        self.serve(out);
+        self.serve(now, out);
     }
 
     /// `rank` no longer owes a donation; returns the rank it was meant for,
@@ -175,6 +207,17 @@ impl Master {
         self.ranks[thief].has_victim = false;
         self.enqueue(thief);
         Some(thief)
+    }
+
+    /// Whether `rank` has worked for fewer than
+    /// `VICTIM_MIN_AGE_IN_ROUND_TRIPS` round trips since it was dealt work.
+    fn too_young(&self, rank: usize, now: Instant) -> bool {
+        match (self.round_trip, self.ranks[rank].served_time) {
+            (Some(trip), Some(served)) => {
+                now.saturating_duration_since(served) < trip * VICTIM_MIN_AGE_IN_ROUND_TRIPS
+            }
+            _ => false,
+        }
     }
 
     fn victim_key(&self, rank: usize) -> Option<VictimKey> {
@@ -258,7 +301,7 @@ impl Master {
     }
 
     /// Sends `pieces` to a waiting `rank`.
-    fn deal(&mut self, out: &mut Outbox, rank: usize, pieces: Vec<Piece>) {
+    fn deal(&mut self, out: &mut Outbox, rank: usize, pieces: Vec<Piece>, now: Instant) {
         self.stats.work_messages += 1;
         self.stats.prefixes_dealt += pieces.len() as u64;
         if self.ranks[rank].waiting {
@@ -268,6 +311,7 @@ impl Master {
         self.update(rank, |r| {
             r.waiting = false;
             r.served_at = served_at;
+            r.served_time = Some(now);
         });
         let initial_depth = self.initial_depth;
         self.push(
@@ -283,7 +327,7 @@ impl Master {
     /// Serves waiting ranks from the pool; when the pool runs dry, asks a
     /// busy rank to donate for each waiting rank that has none asked for
     /// it; when nothing is left anywhere, terminates.
-    fn serve(&mut self, out: &mut Outbox) {
+    fn serve(&mut self, now: Instant, out: &mut Outbox) {
         if self.terminated() {
             return;
         }
@@ -296,14 +340,14 @@ impl Master {
             // is plenty, single prefixes near the end.
             let batch = self.pool.len().div_ceil(2 * n).max(1);
             let pieces: Vec<Piece> = self.pool.drain(..batch).collect();
-            self.deal(out, rank, pieces);
+            self.deal(out, rank, pieces, now);
         }
         if self.waiting == n {
             // Pool empty and every rank idle: done (see README.md).
             self.terminate(out);
             return;
         }
-        self.ask_victims(out);
+        self.ask_victims(now, out);
     }
 
     /// Asks busy ranks to donate for the waiting ranks that have no request
@@ -317,8 +361,23 @@ impl Master {
     /// victim for several thieves at once, each a share of its work, gave
     /// more and smaller donations (UTS T3L, 64 ranks: 93 master messages a
     /// rank, not 75).
-    fn ask_victims(&mut self, out: &mut Outbox) {
+    ///
+    /// A victim is asked only once it has worked for
+    /// `VICTIM_MIN_AGE_IN_ROUND_TRIPS` donation round trips since it was
+    /// dealt its work; until then the thief waits (`on_tick` looks again).
+    /// A younger rank more often runs dry before the request reaches it (its
+    /// `AskForWork` then answers, and the request was a wasted message), and
+    /// what it would give is a share of a share, which sends its thief back
+    /// soon. With many ranks nearly every busy rank owes a donation, so
+    /// without this rule each rank dealt a handful of small subtrees was
+    /// asked at once: on UTS T3L at 64 ranks 46 % of requests found the
+    /// victim dry. The rule costs nothing where a round trip is short (2
+    /// ranks: a millisecond or less).
+    fn ask_victims(&mut self, now: Instant, out: &mut Outbox) {
         while let Some(&(_, victim)) = self.victims.first() {
+            if self.too_young(victim, now) {
+                return;
+            }
             let Some(thief) = self.next_to_serve() else {
                 return;
             };
@@ -326,6 +385,7 @@ impl Master {
             self.update(victim, |v| {
                 v.owes_donation = true;
                 v.thief = Some(thief);
+                v.asked_time = Some(now);
             });
             self.stats.donation_requests += 1;
             self.push(out, victim, Message::DonateRequest);
@@ -336,6 +396,12 @@ impl Master {
 #[cfg(test)]
 mod test {
     use super::*;
+
+    /// A fixed clock: `at(ms)` is `ms` milliseconds after one instant.
+    fn at(ms: u64) -> Instant {
+        static ZERO: std::sync::OnceLock<Instant> = std::sync::OnceLock::new();
+        *ZERO.get_or_init(Instant::now) + Duration::from_millis(ms)
+    }
 
     fn p(i: u32) -> Piece {
         Piece::named(crate::engine::Prefix(vec![i]))
@@ -361,12 +427,12 @@ mod test {
     fn empty_pool_and_all_idle_terminates() {
         let mut m = Master::new(2, vec![], None);
         let mut out = Outbox::new();
-        m.on_ask(0, Tally::default(), &mut out);
+        m.on_ask(0, Tally::default(), at(0), &mut out);
         assert_eq!(kinds(&out), vec![(1, "donate")]);
         assert!(!m.terminated());
         out.clear();
         // Rank 1 runs dry: its ask answers the request.
-        m.on_ask(1, Tally::default(), &mut out);
+        m.on_ask(1, Tally::default(), at(0), &mut out);
         assert!(m.terminated());
         assert_eq!(kinds(&out), vec![(0, "terminate"), (1, "terminate")]);
     }
@@ -375,11 +441,11 @@ mod test {
     fn a_donation_goes_whole_to_its_thief() {
         let mut m = Master::new(2, vec![p(0)], None);
         let mut out = Outbox::new();
-        m.on_ask(0, Tally::default(), &mut out);
-        m.on_ask(1, Tally::default(), &mut out);
+        m.on_ask(0, Tally::default(), at(0), &mut out);
+        m.on_ask(1, Tally::default(), at(0), &mut out);
         assert_eq!(kinds(&out), vec![(0, "work"), (0, "donate")]);
         out.clear();
-        m.on_donation(0, vec![p(5), p(6)], &mut out);
+        m.on_donation(0, vec![p(5), p(6)], at(0), &mut out);
         assert_eq!(
             out,
             vec![(
@@ -394,10 +460,10 @@ mod test {
         // A walk's split after the queued tasks: nobody waits, so it is
         // kept for the next rank that asks.
         out.clear();
-        m.on_donation(0, vec![p(7), p(8)], &mut out);
+        m.on_donation(0, vec![p(7), p(8)], at(0), &mut out);
         assert!(out.is_empty(), "{out:?}");
         assert_eq!(m.pool_len(), 2);
-        m.on_ask(1, Tally::default(), &mut out);
+        m.on_ask(1, Tally::default(), at(0), &mut out);
         assert_eq!(kinds(&out), vec![(1, "work")]);
         assert_eq!(m.stats.donations_routed, 1);
     }
@@ -407,18 +473,18 @@ mod test {
         let mut m = Master::new(4, vec![], None);
         let mut out = Outbox::new();
         // Ranks 1..3 busy; rank 0 waits and rank 1 is asked for it.
-        m.on_ask(0, Tally::default(), &mut out);
+        m.on_ask(0, Tally::default(), at(0), &mut out);
         assert_eq!(kinds(&out), vec![(1, "donate")]);
         out.clear();
         // Rank 1 had nothing: both wait now, and each gets a victim.
-        m.on_ask(1, Tally::default(), &mut out);
+        m.on_ask(1, Tally::default(), at(0), &mut out);
         assert_eq!(kinds(&out), vec![(2, "donate"), (3, "donate")]);
         out.clear();
         // Rank 3's donation goes to rank 1, the thief it was asked for.
-        m.on_donation(3, vec![p(9)], &mut out);
+        m.on_donation(3, vec![p(9)], at(0), &mut out);
         assert_eq!(kinds(&out), vec![(1, "work")]);
         out.clear();
-        m.on_donation(2, vec![p(4)], &mut out);
+        m.on_donation(2, vec![p(4)], at(0), &mut out);
         assert_eq!(kinds(&out), vec![(0, "work")]);
     }
 
@@ -426,18 +492,18 @@ mod test {
     fn no_termination_while_donated_work_runs() {
         let mut m = Master::new(2, vec![], None);
         let mut out = Outbox::new();
-        m.on_ask(1, Tally::default(), &mut out); // rank 0 busy, asked to donate
+        m.on_ask(1, Tally::default(), at(0), &mut out); // rank 0 busy, asked to donate
         assert_eq!(kinds(&out), vec![(0, "donate")]);
         out.clear();
         // rank 0 answers with work, then runs dry.
-        m.on_donation(0, vec![p(1)], &mut out);
+        m.on_donation(0, vec![p(1)], at(0), &mut out);
         assert_eq!(kinds(&out), vec![(1, "work")]);
         out.clear();
-        m.on_ask(0, Tally::default(), &mut out);
+        m.on_ask(0, Tally::default(), at(0), &mut out);
         assert!(!m.terminated(), "rank 1 still works on the donated prefix");
         assert_eq!(kinds(&out), vec![(1, "donate")]);
         out.clear();
-        m.on_ask(1, Tally::default(), &mut out);
+        m.on_ask(1, Tally::default(), at(0), &mut out);
         assert!(m.terminated());
     }
 
@@ -445,12 +511,40 @@ mod test {
     fn a_busy_rank_is_asked_once() {
         let mut m = Master::new(3, vec![], None);
         let mut out = Outbox::new();
-        m.on_ask(0, Tally::default(), &mut out);
+        m.on_ask(0, Tally::default(), at(0), &mut out);
         assert_eq!(kinds(&out), vec![(1, "donate")]);
         out.clear();
-        m.on_ask(2, Tally::default(), &mut out);
+        m.on_ask(2, Tally::default(), at(0), &mut out);
         assert!(out.is_empty(), "rank 1 already owes a donation: {out:?}");
-        m.on_ask(1, Tally::default(), &mut out);
+        m.on_ask(1, Tally::default(), at(0), &mut out);
+        assert!(m.terminated());
+    }
+
+    #[test]
+    fn a_victim_is_asked_only_after_some_round_trips_of_work() {
+        let mut m = Master::new(2, vec![p(0)], None);
+        let mut out = Outbox::new();
+        m.on_ask(0, Tally::default(), at(0), &mut out);
+        // No round trip measured yet: rank 0 is asked at once.
+        m.on_ask(1, Tally::default(), at(0), &mut out);
+        assert_eq!(kinds(&out), vec![(0, "work"), (0, "donate")]);
+        out.clear();
+        // The donation takes 10 ms; rank 1 is dealt it at 10 ms.
+        m.on_donation(0, vec![p(5)], at(10), &mut out);
+        assert_eq!(kinds(&out), vec![(1, "work")]);
+        out.clear();
+        // Rank 0 runs dry at 20 ms: its victim, rank 1, has worked 10 ms,
+        // less than 8 round trips, so rank 0 waits.
+        m.on_ask(0, Tally::default(), at(20), &mut out);
+        m.on_tick(at(89), &mut out);
+        assert!(out.is_empty(), "{out:?}");
+        m.on_tick(at(90), &mut out);
+        assert_eq!(kinds(&out), vec![(1, "donate")]);
+        out.clear();
+        m.on_tick(at(200), &mut out);
+        assert!(out.is_empty(), "asked once: {out:?}");
+        // Running dry answers the request: both wait, nothing is left.
+        m.on_ask(1, Tally::default(), at(201), &mut out);
         assert!(m.terminated());
     }
 
