@@ -12,7 +12,13 @@
 //! Corner searches (first queen in the corner, second in column `b`), then
 //! the Side searches (first queen in column `b`). Counts equal the plain
 //! count (tested against OEIS A000170).
+//!
+//! Below a board of those cases, once at most 16 rows are left and the
+//! processor has AVX-512, the count fills the most constrained row first
+//! and cuts a board as soon as a row left has no free square
+//! (`constrained.rs`); elsewhere it walks the rows in order.
 
+mod constrained;
 pub mod door;
 pub mod solution;
 mod symmetry;
@@ -36,6 +42,8 @@ pub struct Queens {
     n: u32,
     all: u32,
     symmetric: bool,
+    /// Counts by the row-order walk alone, never `constrained.rs` (tests).
+    row_order: bool,
 }
 
 /// A partial board: the first `row` rows hold a queen each.
@@ -99,11 +107,17 @@ impl Queens {
             n,
             all,
             symmetric: symmetric && n >= MIN_SYMMETRIC_N,
+            row_order: false,
         })
     }
 
     fn bounds(&self, b: &Board) -> Bounds {
-        Bounds::new(self.n, b.bound1 as u32)
+        let bounds = Bounds::new(self.n, b.bound1 as u32);
+        if self.row_order {
+            bounds.row_order()
+        } else {
+            bounds
+        }
     }
 
     /// The root's children in a symmetric count: the Corner searches, then
@@ -359,9 +373,13 @@ mod test {
 
     #[test]
     fn fast_counter_agrees_with_generic_walk() {
-        // The default count_subtree (generic) against the iterative one, node counts included.
+        // The default count_subtree (generic) against the row-order
+        // counter, node counts included.
         for n in 1..=10u32 {
-            let q = Queens::new(n, true).unwrap();
+            let q = Queens {
+                row_order: true,
+                ..Queens::new(n, true).unwrap()
+            };
             let mut buf = Vec::new();
             q.children(&q.root(), &mut buf);
             let mut buf2 = Vec::new();
@@ -384,6 +402,49 @@ mod test {
                 }
             }
         }
+    }
+
+    #[test]
+    fn constrained_counter_agrees_with_row_order_walk() {
+        if !constrained::available() {
+            eprintln!("no AVX-512 here: constrained.rs is not used, nothing to compare");
+            return;
+        }
+        // Every board of the first three levels of the symmetric tree for
+        // n = 4..=14, the root for n = 15, and for n = 17 the last Side
+        // board (row 1 on: 16 rows, a full register).
+        let agree = |q: &Queens, b: &Board| {
+            let slow = Queens {
+                row_order: true,
+                ..q.clone()
+            };
+            let (fast, row) = (q.count_subtree(b), slow.count_subtree(b));
+            assert_eq!(fast.solutions, row.solutions, "n={} {b:?}", q.n);
+            assert!(fast.nodes <= row.nodes, "n={} {b:?}", q.n);
+            (fast.nodes, row.nodes)
+        };
+        for n in 4..=15u32 {
+            let q = Queens::new(n, true).unwrap();
+            let mut level = vec![q.root()];
+            let (mut fewer, mut all) = (0, 0);
+            for _ in 0..if n < 15 { 3 } else { 1 } {
+                let mut next = Vec::new();
+                for b in &level {
+                    let (fast, row) = agree(&q, b);
+                    fewer += fast;
+                    all += row;
+                    q.children(b, &mut next);
+                }
+                level = next;
+            }
+            assert!(n < 12 || fewer * 2 < all, "n={n}: {fewer} of {all} boards");
+        }
+        let q = Queens::new(17, true).unwrap();
+        let mut classes = Vec::new();
+        q.children(&q.root(), &mut classes);
+        let side = classes.last().unwrap();
+        assert_eq!((side.class, side.row), (Class::Side, 1));
+        agree(&q, side);
     }
 
     #[test]

@@ -22,6 +22,8 @@
 //! Each representative is counted with the size of its class, so the
 //! totals equal the plain count (tested against OEIS A000170).
 
+use super::constrained::{self, Case};
+
 /// The search a board belongs to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Class {
@@ -60,6 +62,9 @@ pub struct Bounds {
     top: u32,
     /// The column a 180-degree symmetric board has in its last row.
     end: u32,
+    /// Counts with `constrained.rs` where it can (the processor has
+    /// AVX-512), else walks the rows in order.
+    constrained: bool,
 }
 
 impl Bounds {
@@ -79,7 +84,47 @@ impl Bounds {
             last_mask,
             top,
             end: top >> bound1.min(31),
+            constrained: constrained::available(),
         }
+    }
+
+    /// The same bounds, counted by the row-order walk alone.
+    pub fn row_order(self) -> Bounds {
+        Bounds {
+            constrained: false,
+            ..self
+        }
+    }
+
+    pub fn last(&self) -> u32 {
+        self.last
+    }
+
+    pub fn all(&self) -> u32 {
+        self.all
+    }
+
+    pub fn bound1(&self) -> u32 {
+        self.bound1
+    }
+
+    pub fn bound2(&self) -> u32 {
+        self.bound2
+    }
+
+    pub fn last_mask(&self) -> u32 {
+        self.last_mask
+    }
+
+    /// The two edge columns.
+    pub fn side_cols(&self) -> u32 {
+        self.side
+    }
+
+    /// Whether the count below row `y` goes to `constrained.rs`.
+    #[inline(always)]
+    fn hands_over(&self, y: u32) -> bool {
+        self.constrained && y >= 1 && self.last + 1 - y <= constrained::LANES
     }
 
     /// The squares of row `y` a Corner board may use, of `free`.
@@ -191,8 +236,13 @@ pub struct Tally {
 /// Counts the Corner boards below row `y` (masks of row `y`'s attacks),
 /// each with weight 8, adding every board placed to `t.nodes`. The last
 /// two rows are fused: a next-to-last queen leads to as many boards as the
-/// last row has free squares.
+/// last row has free squares. Once at most 16 rows are left, and the
+/// processor has AVX-512, `constrained.rs` counts the rest.
 pub fn count_corner(b: &Bounds, y: u32, cols: u32, left: u32, right: u32, t: &mut Tally) {
+    if b.hands_over(y) {
+        constrained::count(Case::Corner, b, y, cols, left, right, [0; 32], t);
+        return;
+    }
     let mut free = b.corner(y, b.all & !(cols | left | right));
     if y == b.last {
         let last = free.count_ones() as u64;
@@ -230,7 +280,8 @@ pub fn count_corner(b: &Bounds, y: u32, cols: u32, left: u32, right: u32, t: &mu
 /// Counts the Side boards below row `y` (masks of row `y`'s attacks),
 /// `board` holding the queens of the rows above (bits), each complete
 /// board with the weight [`Bounds::check`] gives it, adding every board
-/// placed to `t.nodes`.
+/// placed to `t.nodes`. Once at most 16 rows are left, and the processor
+/// has AVX-512, `constrained.rs` counts the rest.
 pub fn count_side(
     b: &Bounds,
     y: u32,
@@ -260,6 +311,20 @@ struct SideWalk {
 
 impl SideWalk {
     fn below(&mut self, y: u32, cols: u32, left: u32, right: u32) {
+        if self.b.hands_over(y) {
+            let b = self.b;
+            constrained::count(
+                Case::Side,
+                &b,
+                y,
+                cols,
+                left,
+                right,
+                self.board,
+                &mut self.t,
+            );
+            return;
+        }
         let all = self.b.all;
         let mut free = self.b.side(y, cols, all & !(cols | left | right));
         if y == self.b.last {
