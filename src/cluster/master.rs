@@ -437,14 +437,21 @@ mod test {
         assert_eq!(kinds(&out), vec![(0, "terminate"), (1, "terminate")]);
     }
 
-    #[test]
-    fn a_donation_goes_whole_to_its_thief() {
+    /// Two ranks at time 0: rank 0 is dealt the one prefix, then asked to
+    /// donate for rank 1.
+    fn one_victim_one_thief() -> (Master, Outbox) {
         let mut m = Master::new(2, vec![p(0)], None);
         let mut out = Outbox::new();
         m.on_ask(0, Tally::default(), at(0), &mut out);
         m.on_ask(1, Tally::default(), at(0), &mut out);
         assert_eq!(kinds(&out), vec![(0, "work"), (0, "donate")]);
         out.clear();
+        (m, out)
+    }
+
+    #[test]
+    fn a_donation_goes_whole_to_its_thief() {
+        let (mut m, mut out) = one_victim_one_thief();
         m.on_donation(0, vec![p(5), p(6)], at(0), &mut out);
         assert_eq!(
             out,
@@ -522,13 +529,8 @@ mod test {
 
     #[test]
     fn a_victim_is_asked_only_after_some_round_trips_of_work() {
-        let mut m = Master::new(2, vec![p(0)], None);
-        let mut out = Outbox::new();
-        m.on_ask(0, Tally::default(), at(0), &mut out);
         // No round trip measured yet: rank 0 is asked at once.
-        m.on_ask(1, Tally::default(), at(0), &mut out);
-        assert_eq!(kinds(&out), vec![(0, "work"), (0, "donate")]);
-        out.clear();
+        let (mut m, mut out) = one_victim_one_thief();
         // The donation takes 10 ms; rank 1 is dealt it at 10 ms.
         m.on_donation(0, vec![p(5)], at(10), &mut out);
         assert_eq!(kinds(&out), vec![(1, "work")]);
