@@ -135,13 +135,12 @@ impl Walk {
     /// `fr`; `unused` are the columns not taken.
     #[target_feature(enable = "avx512f,avx512vpopcntdq")]
     fn below(&mut self, fr: __m512i, rem: u32, unused: u32) {
-        let counts = _mm512_mask_mov_epi32(
-            _mm512_set1_epi32(i32::MAX),
-            rem as u16,
-            _mm512_popcnt_epi32(fr),
-        );
-        let fewest = _mm512_reduce_min_epi32(counts);
-        let j = _mm512_cmpeq_epi32_mask(counts, _mm512_set1_epi32(fewest)).trailing_zeros();
+        // The row left with the fewest free squares, the lowest of a tie:
+        // one minimum over (free squares << 4 | lane).
+        let lane = _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+        let key = _mm512_or_si512(_mm512_slli_epi32::<4>(_mm512_popcnt_epi32(fr)), lane);
+        let key = _mm512_mask_mov_epi32(_mm512_set1_epi32(i32::MAX), rem as u16, key);
+        let j = (_mm512_reduce_min_epi32(key) & 15) as u32;
         let mut f = _mm_cvtsi128_si32(_mm512_castsi512_si128(_mm512_permutexvar_epi32(
             _mm512_set1_epi32(j as i32),
             fr,
@@ -152,7 +151,6 @@ impl Walk {
             self.leaves(row, f);
             return;
         }
-        let lane = _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
         let dist = _mm512_abs_epi32(_mm512_sub_epi32(lane, _mm512_set1_epi32(j as i32)));
         while f != 0 {
             let bit = f & f.wrapping_neg();
