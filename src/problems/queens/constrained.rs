@@ -12,9 +12,10 @@
 //! squares. On N-Queens 16 this visits 65 M boards where the row-order
 //! walk visits 246 M (`bench-results/README.md`, "N-Queens").
 //!
-//! The cases' rules become masks of each row: a Corner board keeps column
-//! 1 free in rows `1..bound1`; a Side board keeps the edge columns free in
-//! rows `1..bound1` and `bound2 + 1..n`, and its last row off `last_mask`.
+//! The cases' rules become masks of each row (`Bounds::row_mask`): a
+//! Corner board keeps column 1 free in rows `1..bound1`; a Side board keeps
+//! the edge columns free in rows `1..bound1` and `bound2 + 1..n`, and its
+//! last row off `last_mask`.
 //! (The row-order walk asks instead, at row `bound2`, that both edge
 //! columns be taken by then: with every column taken once, that is the
 //! same set of boards.) A complete Side board is weighed by the same
@@ -26,7 +27,7 @@
 #[cfg(target_arch = "x86_64")]
 use std::arch::x86_64::*;
 
-use super::symmetry::{Bounds, Tally};
+use super::symmetry::{Bounds, Class, Tally};
 
 /// The most rows one register holds.
 pub const LANES: u32 = 16;
@@ -44,20 +45,14 @@ pub fn available() -> bool {
     }
 }
 
-/// Which of Takaken's cases a board is in, for its row masks and leaves.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Case {
-    Corner,
-    Side,
-}
-
-/// Counts the completions of a board of `case` whose rows `0..y` hold the
+/// Counts the completions of a board of `class` (Corner or Side) whose
+/// rows `0..y` hold the
 /// queens in `board` (bits) and whose row `y` sees the masks `cols`,
 /// `left` and `right`, adding each board placed to `t.nodes`. Needs
 /// `available()` and `n - y <= LANES`, `y >= 1`.
 #[allow(clippy::too_many_arguments)]
 pub fn count(
-    case: Case,
+    class: Class,
     b: &Bounds,
     y: u32,
     cols: u32,
@@ -72,13 +67,13 @@ pub fn count(
     for (k, f) in free.iter_mut().enumerate().take(rows as usize) {
         let k32 = k as u32;
         let row = y + k32;
-        *f = row_mask(case, b, row) & !(cols | (left << k32) | (right >> k32));
+        *f = b.row_mask(class, row) & !(cols | (left << k32) | (right >> k32));
     }
     #[cfg(target_arch = "x86_64")]
     {
         let mut walk = Walk {
             b: *b,
-            case,
+            class,
             y: y as usize,
             board,
             t: Tally::default(),
@@ -98,22 +93,10 @@ pub fn count(
     }
 }
 
-/// The squares of `row` a board of `case` may use at all.
-fn row_mask(case: Case, b: &Bounds, row: u32) -> u32 {
-    let all = b.all();
-    match case {
-        Case::Corner if row < b.bound1() => all & !2,
-        Case::Corner => all,
-        Case::Side if row == b.last() => all & !b.last_mask(),
-        Case::Side if row < b.bound1() || row > b.bound2() => all & !b.side_cols(),
-        Case::Side => all,
-    }
-}
-
 #[cfg(target_arch = "x86_64")]
 struct Walk {
     b: Bounds,
-    case: Case,
+    class: Class,
     /// The first row the register holds (lane `k` is row `y + k`).
     y: usize,
     board: [u32; 32],
@@ -171,13 +154,13 @@ impl Walk {
 
     /// The last row left, `row`, with free squares `f`: each is a board.
     fn leaves(&mut self, row: usize, mut f: u32) {
-        match self.case {
-            Case::Corner => {
+        match self.class {
+            Class::Corner => {
                 let boards = f.count_ones() as u64;
                 self.t.nodes += boards;
                 self.t.solutions += 8 * boards;
             }
-            Case::Side => {
+            Class::Side | Class::Plain => {
                 let last = self.b.last() as usize;
                 while f != 0 {
                     let bit = f & f.wrapping_neg();

@@ -22,7 +22,7 @@
 //! Each representative is counted with the size of its class, so the
 //! totals equal the plain count (tested against OEIS A000170).
 
-use super::constrained::{self, Case};
+use super::constrained;
 
 /// The search a board belongs to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -104,21 +104,17 @@ impl Bounds {
         self.all
     }
 
-    pub fn bound1(&self) -> u32 {
-        self.bound1
-    }
-
-    pub fn bound2(&self) -> u32 {
-        self.bound2
-    }
-
-    pub fn last_mask(&self) -> u32 {
-        self.last_mask
-    }
-
-    /// The two edge columns.
-    pub fn side_cols(&self) -> u32 {
-        self.side
+    /// The squares of `row` a board of `class` may use at all, whatever
+    /// the rows above hold (for `constrained.rs`; [`Bounds::side`] asks
+    /// instead, at row `bound2`, that both edge columns be taken by then,
+    /// which with every column taken once is the same set of boards).
+    pub fn row_mask(&self, class: Class, row: u32) -> u32 {
+        match class {
+            Class::Corner => self.corner(row, self.all),
+            Class::Side if row == self.last => self.all & !self.last_mask,
+            Class::Side if row < self.bound1 || row > self.bound2 => self.all & !self.side,
+            Class::Side | Class::Plain => self.all,
+        }
     }
 
     /// Whether the count below row `y` goes to `constrained.rs`.
@@ -240,7 +236,7 @@ pub struct Tally {
 /// processor has AVX-512, `constrained.rs` counts the rest.
 pub fn count_corner(b: &Bounds, y: u32, cols: u32, left: u32, right: u32, t: &mut Tally) {
     if b.hands_over(y) {
-        constrained::count(Case::Corner, b, y, cols, left, right, [0; 32], t);
+        constrained::count(Class::Corner, b, y, cols, left, right, [0; 32], t);
         return;
     }
     let mut free = b.corner(y, b.all & !(cols | left | right));
@@ -314,7 +310,7 @@ impl SideWalk {
         if self.b.hands_over(y) {
             let b = self.b;
             constrained::count(
-                Case::Side,
+                Class::Side,
                 &b,
                 y,
                 cols,
