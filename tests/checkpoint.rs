@@ -113,7 +113,7 @@ fn finish(ranks: usize, threads: usize, ckpt: &Path, args: &[&str]) -> serde_jso
 #[test]
 fn sigterm_writes_a_checkpoint_and_the_resume_is_exact() {
     let dir = tempfile::tempdir().unwrap();
-    let ckpt = dir.path().join("q16.ckpt");
+    let ckpt = dir.path().join("q17.ckpt");
     let ck = ckpt.to_str().unwrap();
     let mut child = spawn(
         1,
@@ -124,10 +124,12 @@ fn sigterm_writes_a_checkpoint_and_the_resume_is_exact() {
             "--checkpoint-every",
             "0.2",
             "queens",
-            "16",
+            "17",
         ],
     );
-    std::thread::sleep(Duration::from_millis(700));
+    // Under way: its first checkpoint written, then some units done.
+    common::wait_for_file(&mut child, &ckpt, Duration::from_secs(20));
+    std::thread::sleep(Duration::from_millis(200));
     let sent = Instant::now();
     assert!(kill(child.id(), "-TERM"), "the run ended before SIGTERM");
     let status = wait_exit(&mut child, Duration::from_secs(10));
@@ -145,8 +147,8 @@ fn sigterm_writes_a_checkpoint_and_the_resume_is_exact() {
     let c: serde_json::Value = serde_json::from_slice(&std::fs::read(&ckpt).unwrap()).unwrap();
     assert!(c["remaining"].as_array().unwrap().len() < c["units"].as_u64().unwrap() as usize);
     // Resumed on two ranks instead of one.
-    let v = finish(2, 1, &ckpt, &["queens", "16"]);
-    assert_eq!(v["solutions"], A000170[15]);
+    let v = finish(2, 1, &ckpt, &["queens", "17"]);
+    assert_eq!(v["solutions"], A000170[16]);
     assert!(!ckpt.exists(), "the finished run removes its checkpoint");
 }
 
@@ -185,13 +187,14 @@ fn killed_ranks_and_launchers_lose_nothing() {
         let problem: Vec<&str> = if all {
             [&["--mode", "all", "--out", sols_s][..], &pent[..]].concat()
         } else {
-            vec!["queens", "16"]
+            vec!["queens", "17"]
         };
         args.extend(&problem);
         let mut child = spawn(2, 1, &args);
         // A random moment once the run is under way: its first checkpoint
         // written and rank 1 started, then up to 300 ms more (the runs take
-        // about a second after that).
+        // a second or more after that: the pentominoes list every tiling,
+        // queens 17 counts for seconds).
         let t = Instant::now();
         let rank1 = loop {
             let rank1 = processes_with(ck)
@@ -236,7 +239,7 @@ fn killed_ranks_and_launchers_lose_nothing() {
                 "trial {trial}: other solutions than the reference"
             );
         } else {
-            assert_eq!(v["solutions"], A000170[15], "trial {trial}");
+            assert_eq!(v["solutions"], A000170[16], "trial {trial}");
         }
         assert!(!ckpt.exists());
     }
@@ -275,7 +278,7 @@ fn a_dead_rank_ends_the_job_naming_it() {
 #[test]
 fn checkpoints_of_other_runs_and_bad_files_are_refused() {
     let dir = tempfile::tempdir().unwrap();
-    let ckpt = dir.path().join("q13.ckpt");
+    let ckpt = dir.path().join("q17.ckpt");
     let ck = ckpt.to_str().unwrap();
     let mut child = spawn(
         1,
@@ -286,10 +289,10 @@ fn checkpoints_of_other_runs_and_bad_files_are_refused() {
             "--checkpoint-every",
             "0.01",
             "queens",
-            "16",
+            "17",
         ],
     );
-    std::thread::sleep(Duration::from_millis(400));
+    common::wait_for_file(&mut child, &ckpt, Duration::from_secs(20));
     assert!(kill(child.id(), "-TERM"), "the run ended before SIGTERM");
     wait_exit(&mut child, Duration::from_secs(10));
     assert!(ckpt.exists());
@@ -299,13 +302,13 @@ fn checkpoints_of_other_runs_and_bad_files_are_refused() {
     for (args, needle) in [
         (
             vec!["--resume", ck, "queens", "15"],
-            "a checkpoint of queens 16",
+            "a checkpoint of queens 17",
         ),
         (
             vec![
-                "--resume", ck, "--mode", "all", "--out", "x.txt", "queens", "16",
+                "--resume", ck, "--mode", "all", "--out", "x.txt", "queens", "17",
             ],
-            "not of queens 16 (all mode",
+            "not of queens 17 (all mode",
         ),
         (
             vec!["--resume", g, "queens", "16"],
@@ -335,6 +338,6 @@ fn checkpoints_of_other_runs_and_bad_files_are_refused() {
         assert!(stderr.contains(needle), "{args:?}: {stderr}");
     }
     // The refused resumes left the checkpoint as it was: it still resumes.
-    let v = finish(1, 2, &ckpt, &["queens", "16"]);
-    assert_eq!(v["solutions"], A000170[15]);
+    let v = finish(1, 2, &ckpt, &["queens", "17"]);
+    assert_eq!(v["solutions"], A000170[16]);
 }

@@ -3,8 +3,8 @@
 #![allow(dead_code)]
 
 use std::path::Path;
-use std::process::{Command, Output, Stdio};
-use std::time::Duration;
+use std::process::{Child, Command, Output, Stdio};
+use std::time::{Duration, Instant};
 use wait_timeout::ChildExt;
 
 pub const BIN: &str = env!("CARGO_BIN_EXE_hysolve");
@@ -16,6 +16,22 @@ pub const A000170: [u64; 17] = [
 
 /// The configurations every count is checked in: (ranks, threads per rank).
 pub const CONFIGS: [(usize, usize); 6] = [(1, 1), (1, 2), (2, 1), (2, 2), (3, 2), (4, 1)];
+
+/// Waits until the running `child` has written `path` (a checkpoint): the
+/// moment a run can be killed and resumed, whatever the machine's speed. A
+/// fixed sleep instead fails on a machine fast enough to finish first.
+pub fn wait_for_file(child: &mut Child, path: &Path, limit: Duration) {
+    let t = Instant::now();
+    while !path.exists() {
+        assert!(
+            child.try_wait().unwrap().is_none(),
+            "the run ended before it wrote {}",
+            path.display()
+        );
+        assert!(t.elapsed() < limit, "no {} after {limit:?}", path.display());
+        std::thread::sleep(Duration::from_millis(5));
+    }
+}
 
 /// Runs a command with a time limit; a run past it is killed and fails the test.
 pub fn run_with_timeout(mut cmd: Command, limit: Duration) -> Output {
