@@ -13,7 +13,7 @@ export OMPI_ALLOW_RUN_AS_ROOT := 1
 export OMPI_ALLOW_RUN_AS_ROOT_CONFIRM := 1
 MPIRUN := mpirun --oversubscribe --bind-to none
 
-.PHONY: all deps build run test test-scheduler lint no-mpi bench bench-ranks sweep clean
+.PHONY: all deps build run test test-scheduler lint no-mpi bench bench-ranks sweep verify clean
 
 all: build
 
@@ -84,7 +84,7 @@ lint: deps
 	$(CARGO) fmt --all -- --check
 	$(CARGO) clippy --release --all-targets -- -D warnings
 	RUSTDOCFLAGS="-D warnings" $(CARGO) doc --no-deps
-	shellcheck pbs/*.sh tests/scheduler/*
+	shellcheck pbs/*.sh tests/scheduler/* tests/verify.sh
 
 # The threads-only build a laptop without OpenMPI gets (cargo install
 # --no-default-features): it must build, hold no mpi crate and link no
@@ -111,6 +111,14 @@ test: lint no-mpi
 # private one-node Slurm cluster (installed when missing; stopped after).
 test-scheduler: deps
 	bash tests/scheduler/slurm-harness.sh
+
+# The long counts the project quotes and `make test` cannot afford (N-Queens
+# 18, UTS T1XL, Bedlam, every 5x5 magic square, the pentomino rectangles,
+# IQ Fit and Soma through xc exports), each printed with its published
+# source; writes bench-results/verify.txt. About 6 minutes on 2 cores. Run it
+# before figures are published.
+verify: build
+	bash tests/verify.sh $(BIN)
 
 HITORI_SEED := $(shell ls examples/hitori/seed/*.txt | tr '\n' ',' | sed 's/,$$//')
 MAGIC4_FILES := examples/magic/seed_4x4_br15.txt,examples/magic/empty_4x4.txt

@@ -127,9 +127,10 @@ fn sigterm_writes_a_checkpoint_and_the_resume_is_exact() {
             "17",
         ],
     );
-    // Under way: its first checkpoint written, then some units done.
+    // Under way: its first checkpoint written, then written again (units
+    // done since).
     common::wait_for_file(&mut child, &ckpt, Duration::from_secs(20));
-    std::thread::sleep(Duration::from_millis(200));
+    common::wait_for_rewrites(&mut child, &ckpt, 1, Duration::from_secs(20));
     let sent = Instant::now();
     assert!(kill(child.id(), "-TERM"), "the run ended before SIGTERM");
     let status = wait_exit(&mut child, Duration::from_secs(10));
@@ -191,10 +192,9 @@ fn killed_ranks_and_launchers_lose_nothing() {
         };
         args.extend(&problem);
         let mut child = spawn(2, 1, &args);
-        // A random moment once the run is under way: its first checkpoint
-        // written and rank 1 started, then up to 300 ms more (the runs take
-        // a second or more after that: the pentominoes list every tiling,
-        // queens 17 counts for seconds).
+        // A random moment once the run is under way, chosen by events: its
+        // first checkpoint written and rank 1 started, then 0 to 2 more
+        // checkpoints written (one each 0.05 s), never a fixed time.
         let t = Instant::now();
         let rank1 = loop {
             let rank1 = processes_with(ck)
@@ -214,7 +214,8 @@ fn killed_ranks_and_launchers_lose_nothing() {
             );
             std::thread::sleep(Duration::from_millis(5));
         };
-        std::thread::sleep(Duration::from_millis(rng.random_range(0..300)));
+        let more = rng.random_range(0..3);
+        common::wait_for_rewrites(&mut child, &ckpt, more, Duration::from_secs(20));
         let victim = if kill_launcher { child.id() } else { rank1 };
         assert!(
             kill(victim, "-KILL"),
@@ -251,17 +252,31 @@ fn a_dead_rank_ends_the_job_naming_it() {
     let dir = tempfile::tempdir().unwrap();
     let marker = dir.path().join("dead.ckpt");
     let marker = marker.to_str().unwrap();
-    let mut child = command(2, 1, &["--checkpoint", marker, "queens", "17"])
+    let args = [
+        "--checkpoint",
+        marker,
+        "--checkpoint-every",
+        "0.05",
+        "queens",
+        "17",
+    ];
+    let mut child = command(2, 1, &args)
         .stdout(Stdio::null())
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    std::thread::sleep(Duration::from_millis(800));
-    let rank1 = processes_with(marker)
-        .into_iter()
-        .find(|&(_, r)| r == Some(1))
-        .expect("rank 1 runs")
-        .0;
+    // Under way, by events: the first checkpoint written (every rank has
+    // started and been dealt work), and rank 1's process found.
+    common::wait_for_file(&mut child, Path::new(marker), Duration::from_secs(20));
+    let t = Instant::now();
+    let rank1 = loop {
+        if let Some(&(pid, _)) = processes_with(marker).iter().find(|&&(_, r)| r == Some(1)) {
+            break pid;
+        }
+        assert!(child.try_wait().unwrap().is_none(), "the run ended first");
+        assert!(t.elapsed() < Duration::from_secs(20), "no rank 1");
+        std::thread::sleep(Duration::from_millis(5));
+    };
     let t = Instant::now();
     assert!(kill(rank1, "-KILL"), "rank 1 ended before the kill");
     let status = wait_exit(&mut child, Duration::from_secs(15));

@@ -36,13 +36,24 @@ pub fn parse_config(s: &str) -> Result<(usize, usize), String> {
     Ok((ranks, threads))
 }
 
+/// The command line of one run. `bin` is a program, optionally after
+/// environment assignments (`HYSOLVE_SIMD=none target/release/hysolve`),
+/// which run through `env` on every rank and stay in the command column.
 pub fn command_line(bin: &str, ranks: usize, threads: usize, problem: &[String]) -> Vec<String> {
     let mut cmd = Vec::new();
     if ranks > 1 {
         cmd.extend(["mpirun", "--oversubscribe", "--bind-to", "none", "-np"].map(String::from));
         cmd.push(ranks.to_string());
     }
-    cmd.push(bin.to_string());
+    let words: Vec<&str> = bin.split_whitespace().collect();
+    let env = words
+        .iter()
+        .take_while(|w| w.contains('=') && !w.starts_with('-'))
+        .count();
+    if env > 0 {
+        cmd.push("env".to_string());
+    }
+    cmd.extend(words.iter().map(|w| w.to_string()));
     cmd.extend(["--threads".to_string(), threads.to_string()]);
     cmd.extend(problem.iter().cloned());
     cmd.extend(["--json", "--quiet"].map(String::from));
@@ -123,7 +134,23 @@ pub fn machine() -> String {
         })
         .unwrap_or_else(|| "unknown CPU".into());
     let cores = std::thread::available_parallelism().map_or(0, |n| n.get());
-    format!("{} ({cpu}, {cores} cores)", sh("hostname", &[]))
+    format!(
+        "{} ({cpu}, {cores} cores, {})",
+        sh("hostname", &[]),
+        features()
+    )
+}
+
+/// The processor features a kernel's path depends on, as a machine column
+/// names them: the widest `HYSOLVE_SIMD` level it has.
+pub fn features() -> String {
+    use crate::engine::simd::{Level, detected};
+    match detected() {
+        Level::Avx512 => "AVX-512 F+VPOPCNTDQ and AVX2",
+        Level::Avx2 => "AVX2, no AVX-512",
+        Level::None => "no AVX2, no AVX-512",
+    }
+    .to_string()
 }
 
 /// The commit the binaries were built from: `-dirty` when the sources

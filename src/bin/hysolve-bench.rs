@@ -20,8 +20,9 @@ use std::path::PathBuf;
 #[command(about = "Benchmark hysolve configurations side by side")]
 struct Opts {
     /// The hysolve binary; several (comma-separated) run side by side,
-    /// interleaved like values, to compare two builds (the command column
-    /// names the binary)
+    /// interleaved like values, to compare two builds or two paths (the
+    /// command column names the binary). A binary may follow environment
+    /// assignments: "HYSOLVE_SIMD=none target/release/hysolve"
     #[arg(long, value_delimiter = ',', default_value = "target/release/hysolve")]
     bin: Vec<PathBuf>,
     /// Configurations RANKSxTHREADS

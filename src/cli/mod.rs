@@ -138,6 +138,11 @@ impl From<clap::Error> for CliError {
 /// Entry point of the binary.
 pub fn main() -> ExitCode {
     init_logging();
+    // HYSOLVE_SIMD is refused before anything runs, in one line.
+    if let Err(e) = crate::engine::simd::from_env() {
+        eprintln!("hysolve: error: {e}");
+        return ExitCode::from(2);
+    }
     let matches = match command().try_get_matches() {
         Ok(m) => m,
         Err(e) => {

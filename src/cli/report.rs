@@ -41,6 +41,12 @@ pub fn stats_table(o: &Outcome) -> String {
     let m = &o.master;
     let _ = writeln!(
         s,
+        "vector instructions: {} (HYSOLVE_SIMD; this processor has up to {})",
+        crate::engine::simd::level(),
+        crate::engine::simd::detected()
+    );
+    let _ = writeln!(
+        s,
         "master: {} initial prefixes, {} messages sent to other ranks, {} work messages ({} prefixes dealt), {} donation requests ({} prefixes returned)",
         m.initial_prefixes,
         m.messages_sent,
@@ -141,6 +147,7 @@ pub fn json(name: &str, instance: &str, o: &Outcome, prepare_s: f64) -> String {
         "nodes": o.nodes,
         "depth": o.depth,
         "nodes_per_s": if o.wall_s > 0.0 { o.nodes as f64 / o.wall_s } else { 0.0 },
+        "simd": crate::engine::simd::level(),
         "master": o.master,
         "rank_stats": o.reports,
     });

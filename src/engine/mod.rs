@@ -5,7 +5,9 @@
 //!   ([`sequential`]);
 //! - `pool`: a rank's worker threads with work stealing and donation;
 //! - [`prefix`]: portable names for subtrees, and their replay;
-//! - [`piece`]: work as it crosses ranks (a prefix, or an encoded node).
+//! - [`piece`]: work as it crosses ranks (a prefix, or an encoded node);
+//! - [`simd`]: the widest vector instructions the kernels may use
+//!   (`HYSOLVE_SIMD`).
 
 pub mod mode;
 pub mod piece;
@@ -13,6 +15,7 @@ pub(crate) mod pool;
 pub mod prefix;
 pub mod problem;
 mod search;
+pub mod simd;
 
 pub use mode::{Mode, Uniqueness};
 pub use piece::Piece;

@@ -33,6 +33,41 @@ pub fn wait_for_file(child: &mut Child, path: &Path, limit: Duration) {
     }
 }
 
+/// Waits until the running `child` has written `path` again `times` times
+/// after the version there now (a checkpoint is written beside its name and
+/// renamed into place, so each write is a new file): an event, not a time,
+/// however fast the machine. Fails if the run ends first.
+pub fn wait_for_rewrites(child: &mut Child, path: &Path, times: usize, limit: Duration) {
+    use std::os::unix::fs::MetadataExt;
+    let stamp = |p: &Path| {
+        std::fs::metadata(p)
+            .ok()
+            .map(|m| (m.ino(), m.mtime(), m.mtime_nsec(), m.len()))
+    };
+    let t = Instant::now();
+    let mut last = stamp(path);
+    let mut seen = 0;
+    while seen < times {
+        let now = stamp(path);
+        if now.is_some() && now != last {
+            seen += 1;
+            last = now;
+            continue;
+        }
+        assert!(
+            child.try_wait().unwrap().is_none(),
+            "the run ended before it wrote {} {times} more times ({seen} seen)",
+            path.display()
+        );
+        assert!(
+            t.elapsed() < limit,
+            "{} written {seen} of {times} more times after {limit:?}",
+            path.display()
+        );
+        std::thread::sleep(Duration::from_millis(2));
+    }
+}
+
 /// Runs a command with a time limit; a run past it is killed and fails the test.
 pub fn run_with_timeout(mut cmd: Command, limit: Duration) -> Output {
     cmd.stdout(Stdio::piped()).stderr(Stdio::piped());

@@ -10,8 +10,11 @@
 //!   search with its own orientation code;
 //! - `hitori`: `tests/data/hitori/counts.tsv` and the open grids' counts, by
 //!   a cell-by-cell search with forward checking and a row-by-row
-//!   connectivity test.
+//!   connectivity test;
+//! - `xc`: every count of `examples/xc` (the Sudoku's uniqueness among
+//!   them), by its own reader of the DLX format and its own Algorithm X.
 
 mod hitori;
 mod magic;
 mod pack;
+mod xc;

@@ -27,20 +27,28 @@
 //! same set of boards.) A complete Side board is weighed by the same
 //! rotation check, from the same array of rows.
 //!
-//! Runs where the processor has AVX-512 F and VPOPCNTDQ (`available`);
-//! elsewhere the row-order walk counts alone.
+//! Runs where the processor has AVX-512 F and VPOPCNTDQ and
+//! `HYSOLVE_SIMD` does not cap the level below `avx512` (`available`);
+//! elsewhere the row-order walk counts alone, and visits more boards.
 
 #[cfg(target_arch = "x86_64")]
 use std::arch::x86_64::*;
 
 use super::symmetry::{Bounds, Class, Tally};
+use crate::engine::simd::{self, Level};
 
 /// The most rows one register holds.
 pub const LANES: u32 = 16;
 
-/// Whether this processor runs the counter (the answer is cached by the
-/// standard library after its first question).
+/// Whether the counter runs in this process: the processor has AVX-512 F
+/// and VPOPCNTDQ, and `HYSOLVE_SIMD` allows them ([`simd::level`]).
 pub fn available() -> bool {
+    simd::level() >= Level::Avx512 && supported()
+}
+
+/// Whether this processor has the instructions `Walk::start` is compiled
+/// for (the standard library caches the answer after its first question).
+fn supported() -> bool {
     #[cfg(target_arch = "x86_64")]
     {
         is_x86_feature_detected!("avx512f") && is_x86_feature_detected!("avx512vpopcntdq")
@@ -55,7 +63,8 @@ pub fn available() -> bool {
 /// rows `0..y` hold the
 /// queens in `board` (bits) and whose row `y` sees the masks `cols`,
 /// `left` and `right`, adding each board placed to `t.nodes`. Needs
-/// `available()` and `n - y <= LANES`, `y >= 1`.
+/// `n - y <= LANES` and `y >= 1`; panics on a processor without AVX-512 F
+/// and VPOPCNTDQ (callers ask `available()` first).
 #[allow(clippy::too_many_arguments)]
 pub fn count(
     class: Class,
@@ -67,7 +76,14 @@ pub fn count(
     board: [u32; 32],
     t: &mut Tally,
 ) {
-    debug_assert!(available() && b.last() + 1 - y <= LANES && y >= 1);
+    // A real check, not a debug one: `Walk::start` runs AVX-512
+    // instructions, and this function is safe to call. It runs once a
+    // subtree (a few thousand times a run), not once a board.
+    assert!(
+        supported(),
+        "constrained::count needs AVX-512 F and VPOPCNTDQ"
+    );
+    assert!(b.last() + 1 - y <= LANES && y >= 1);
     let rows = b.last() + 1 - y;
     let mut free = [0u32; LANES as usize];
     for (k, f) in free.iter_mut().enumerate().take(rows as usize) {
@@ -85,9 +101,9 @@ pub fn count(
             t: Tally::default(),
         };
         let lanes = (1u32 << rows) - 1;
-        // SAFETY: `count`'s contract (checked above in debug builds, and
-        // by every caller through `available()`) is that this processor
-        // has AVX-512 F and VPOPCNTDQ, the features `start` is compiled for.
+        // SAFETY: `start` is compiled for AVX-512 F and VPOPCNTDQ, and the
+        // `assert!(supported())` above has just checked that this processor
+        // has both (in every build, release included).
         unsafe { walk.start(free, lanes, b.all() & !cols) };
         t.nodes += walk.t.nodes;
         t.solutions += walk.t.solutions;

@@ -406,10 +406,23 @@ mod test {
 
     #[test]
     fn constrained_counter_agrees_with_row_order_walk() {
-        if !constrained::available() {
-            eprintln!("no AVX-512 here: constrained.rs is not used, nothing to compare");
+        use crate::engine::simd::{self, Level};
+        if simd::detected() < Level::Avx512 {
+            // Not a silent pass: on this processor the counter must never
+            // be chosen, and `HYSOLVE_SIMD=avx512` must be refused.
+            assert!(!constrained::available());
+            assert!(simd::parse(Some("avx512")).is_err());
+            eprintln!(
+                "constrained.rs NOT CHECKED: this processor lacks AVX-512 F + VPOPCNTDQ (it runs {:?}); the dispatcher keeps off it",
+                simd::available()
+            );
             return;
         }
+        assert!(
+            constrained::available(),
+            "HYSOLVE_SIMD={} keeps the AVX-512 counter from running: run the tests without it",
+            simd::level()
+        );
         // Every board of the first three levels of the symmetric tree for
         // n = 4..=14, the root for n = 15, and for n = 17 the last Side
         // board (row 1 on: 16 rows, a full register).
