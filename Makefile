@@ -142,8 +142,10 @@ SOLID := tests/data/packing/solid-pentominoes.pieces
 # the requests per second of the master's bookkeeping (master-bench).
 # Every time is prepare_s + wall_s as the run reports it (bench-results/README.md).
 # Packing beside our plain C first-empty-cell counter (src/bench/c/pack.c),
-# one thread; 3D packing beside our plain C counter by BCSolve's method
-# (src/bench/c/pack3.c): Soma and the solid pentominoes in two boxes. Exact cover: the files of examples/xc beside our plain C dancing-links
+# one thread; 3D packing beside our plain C counter with kept placement
+# lists (src/bench/c/pack3.c: three of BCSolve's pruning rules, not its
+# parity rule): Soma and the solid pentominoes in two boxes. Exact cover:
+# the files of examples/xc beside our plain C dancing-links
 # counter (src/bench/c/dlx.c), the pentomino file on both structures beside
 # the packing solver, and the pentomino and Langford files in 1x1, 1x2, 2x1.
 # The plain C peers of our counters (src/bench/c), built as the benchmark's
@@ -167,7 +169,8 @@ bench: build bench-ranks target/bench-c/queens target/bench-c/dlx target/bench-c
 	$(BENCH) --reps 9 --out bench-results/xc.csv --problem "xc {}" \
 	  --values examples/xc/pentominoes-6x10.xc,examples/xc/langford-12.xc
 	$(BENCH) --reps 5 --configs 1x1 --out bench-results/queens-peer.csv \
-	  --bin target/release/hysolve,target/bench-c/queens --values 16,17
+	  --bin "target/release/hysolve,HYSOLVE_SIMD=avx2 target/release/hysolve,HYSOLVE_SIMD=none target/release/hysolve,target/bench-c/queens" \
+	  --values 16,17
 	$(BENCH) --reps 1 --configs 1x2 --out bench-results/queens.csv --values 18,19
 	$(BENCH) --reps 3 --out bench-results/queens.csv
 	$(BENCH) --reps 5 --configs 1x1,2x1 --out bench-results/hitori.csv \

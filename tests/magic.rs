@@ -1,5 +1,7 @@
-//! Magic squares through the engine, ranks as threads: the published counts
-//! of tests/data/magic, in every configuration, every completion verified.
+//! Magic squares through the engine, ranks as threads: the expected counts
+//! of tests/data/magic (published for the empty 3x3 and 4x4, reproduced by
+//! `tests/independent/magic.rs` for every file), in every configuration,
+//! every completion verified.
 
 mod common;
 
@@ -16,7 +18,8 @@ fn data() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/magic")
 }
 
-/// Every instance with its published count (`NAME.count`).
+/// Every instance with its expected count (`NAME.count`; its source in
+/// `tests/data/magic/README.md`).
 fn instances() -> Vec<(String, u64)> {
     let mut v: Vec<(String, u64)> = std::fs::read_dir(data())
         .unwrap()
@@ -36,7 +39,7 @@ fn instances() -> Vec<(String, u64)> {
 }
 
 #[test]
-fn published_counts_in_every_configuration() {
+fn expected_counts_in_every_configuration() {
     let all = instances();
     assert_eq!(all.len(), 9);
     for (name, count) in all {

@@ -1,9 +1,12 @@
 /* The 3D peer of `hysolve pack --pieces SET --board WxHxD` in count mode:
- * a plain C counter by BCSolve's method (the seed's Soma and Bedlam
- * solver), for solid pieces in boxes of at most 64 cells, written for
- * `make bench` so that both run side by side in one run.
+ * a plain C counter of solid-piece packings by kept placement lists and
+ * fewest-placements branching, three of the pruning rules of BCSolve (the
+ * seed's Soma and Bedlam solver), for boxes of at most 64 cells, written
+ * for `make bench` so that both run side by side in one run. It leaves out
+ * BCSolve's parity rule (the chessboard colouring bound), which hysolve
+ * has: so it is not the whole of BCSolve's method.
  *
- * The method, as BCSolve's author describes it: every placement of a piece
+ * The rules, as BCSolve's author describes them: every placement of a piece
  * (one of its 24 rotations at one place) is a 64-bit word; each level keeps,
  * for every piece not yet placed, the list of its placements that still
  * fit, filtered from the level above. A level is abandoned when a piece
