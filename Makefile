@@ -13,53 +13,18 @@ export OMPI_ALLOW_RUN_AS_ROOT := 1
 export OMPI_ALLOW_RUN_AS_ROOT_CONFIRM := 1
 MPIRUN := mpirun --oversubscribe --bind-to none
 
-.PHONY: all deps build run test test-scheduler lint no-mpi bench bench-ranks sweep verify clean
+.PHONY: all deps build run test check test-scheduler lint no-mpi bench bench-ranks sweep verify clean
 
 all: build
 
-# Installs what the build and the tests use, when missing: OpenMPI (mpicc,
-# which the mpi crate's build runs, and mpirun), libclang (the library
-# bindgen loads: libclang.so or libclang-N.so, never libclang-cpp),
-# shellcheck (the job scripts) and Chromium (the viewer's browser test). On
-# Debian and Ubuntu the package manager is asked; elsewhere the places
-# clang-sys searches. What cannot be installed (no root, no sudo, no
-# apt-get, no network) is named in one line, and the target fails.
+# Installs what the build and the tests use, when missing (.ci/deps.sh:
+# OpenMPI, libclang, shellcheck, Chromium, with apt-get as root or through
+# sudo; one line naming what to install by hand where it cannot).
 # DPKG_QUERY and LIBCLANG_DIRS exist for tests/deps.rs.
 DPKG_QUERY ?= dpkg-query
 LIBCLANG_DIRS ?= /usr/lib /usr/lib/* /usr/lib64 /usr/local/lib /usr/local/lib/* /usr/lib/llvm-*/lib /usr/local/llvm*/lib
 deps:
-	@missing=""; \
-	pkg_ok() { command -v $(DPKG_QUERY) >/dev/null 2>&1 && \
-	  [ "$$($(DPKG_QUERY) -W -f='$${Status}' "$$1" 2>/dev/null)" = "install ok installed" ]; }; \
-	has_libclang() { for f in "$$@"; do \
-	  case "$${f##*/}" in *-cpp.*) ;; libclang.so*|libclang-[0-9]*.so*) [ -e "$$f" ] && return 0;; esac; \
-	  done; return 1; }; \
-	mpicc -show >/dev/null 2>&1 || missing="$$missing libopenmpi-dev"; \
-	mpirun --version >/dev/null 2>&1 || missing="$$missing openmpi-bin"; \
-	if [ -n "$${LIBCLANG_PATH:-}" ]; then \
-	  has_libclang "$$LIBCLANG_PATH"/libclang* || { \
-	    echo "make deps: LIBCLANG_PATH=$$LIBCLANG_PATH holds no libclang.so or libclang-N.so: fix it or unset it"; exit 1; }; \
-	elif command -v $(DPKG_QUERY) >/dev/null 2>&1; then \
-	  pkg_ok libclang-dev || missing="$$missing libclang-dev"; \
-	else \
-	  shopt -s nullglob; set -- $(foreach d,$(LIBCLANG_DIRS),$(d)/libclang*); \
-	  has_libclang "$$@" || missing="$$missing libclang-dev"; \
-	fi; \
-	shellcheck --version >/dev/null 2>&1 || missing="$$missing shellcheck"; \
-	command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>&1 || \
-	  command -v google-chrome >/dev/null 2>&1 || missing="$$missing chromium"; \
-	if [ -n "$$missing" ]; then \
-	  by_hand="make deps: missing$$missing: install by hand (apt-get install -y$$missing), then run make again"; \
-	  if [ "$$(id -u)" = 0 ]; then SUDO=""; \
-	  elif sudo -n true >/dev/null 2>&1; then SUDO="sudo -n"; \
-	  else echo "$$by_hand (needs root or password-less sudo)"; exit 1; fi; \
-	  command -v apt-get >/dev/null 2>&1 || { echo "$$by_hand (no apt-get here: use your package manager)"; exit 1; }; \
-	  echo "installing:$$missing"; \
-	  { $$SUDO env DEBIAN_FRONTEND=noninteractive apt-get update -qq && \
-	    $$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; } >/tmp/hysolve-deps.log 2>&1 || \
-	    { echo "$$by_hand (apt-get failed: see /tmp/hysolve-deps.log)"; exit 1; }; \
-	fi; \
-	command -v $(CARGO) >/dev/null 2>&1 || { echo "make deps: cargo not found: install Rust from https://rustup.rs"; exit 1; }
+	@DPKG_QUERY="$(DPKG_QUERY)" LIBCLANG_DIRS="$(LIBCLANG_DIRS)" CARGO="$(CARGO)" $(SHELL) .ci/deps.sh
 
 build: deps
 	$(CARGO) build --release
@@ -82,30 +47,53 @@ endif
 
 lint: deps
 	$(CARGO) fmt --all -- --check
-	$(CARGO) clippy --release --all-targets -- -D warnings
-	RUSTDOCFLAGS="-D warnings" $(CARGO) doc --no-deps
-	shellcheck pbs/*.sh tests/scheduler/* tests/verify.sh
+	$(CARGO) clippy --release --workspace --all-targets -- -D warnings
+	RUSTDOCFLAGS="-D warnings" $(CARGO) doc --workspace --no-deps
+	shellcheck pbs/*.sh tests/scheduler/* tests/verify.sh .ci/deps.sh .ci/run
 
-# The threads-only build a laptop without OpenMPI gets (cargo install
-# --no-default-features): it must build, hold no mpi crate and link no
-# libmpi. Its own target folder keeps the main build's cache intact.
+# The library as a user's program gets it (`hysolve` with no features), and
+# the threads-only binary a laptop without OpenMPI gets (`cargo install
+# --path cli --no-default-features`): the library must not pull in the
+# command line's crates, neither may hold the mpi crate, and the binary
+# must link no libmpi. Its own target folder keeps the main build's cache.
 NO_MPI_BIN := target/no-mpi/debug/hysolve
+CLI_ONLY_CRATES := clap indicatif plotters mpi console signal-hook tracing-subscriber
 no-mpi:
-	$(CARGO) build --no-default-features --target-dir target/no-mpi --bin hysolve --example custom_problem
-	@if $(CARGO) tree --no-default-features -e normal -i mpi >/dev/null 2>&1; then \
+	@tree=$$($(CARGO) tree -p hysolve --no-default-features -e normal --prefix none); \
+	for c in $(CLI_ONLY_CRATES); do \
+	  if grep -q "^$$c v" <<<"$$tree"; then echo "no-mpi: the library depends on $$c"; exit 1; fi; \
+	done
+	$(CARGO) build -p hysolve-cli --no-default-features --target-dir target/no-mpi --bin hysolve
+	$(CARGO) build -p hysolve --target-dir target/no-mpi --example custom_problem
+	@if $(CARGO) tree -p hysolve-cli --no-default-features -e normal -i mpi >/dev/null 2>&1; then \
 	  echo "no-mpi: the mpi crate is still a dependency without default features"; exit 1; fi
 	@if ldd $(NO_MPI_BIN) | grep -i mpi; then \
 	  echo "no-mpi: $(NO_MPI_BIN) links an MPI library"; exit 1; fi
 	$(NO_MPI_BIN) --threads 2 queens 8 | grep -q "92 solutions"
 	target/no-mpi/debug/examples/custom_problem 7 --distinct | grep -q "L(2,7) = 26 "
-	@echo "no-mpi: threads-only hysolve builds, without the mpi crate or libmpi"
+	@echo "no-mpi: the library holds none of $(CLI_ONLY_CRATES); threads-only hysolve builds without libmpi"
 
-# Every test: unit, engine (ranks as threads), CLI, real mpirun runs, the
-# job scripts, then the job scripts through a real one-node Slurm.
+# Every test: lint, the library and threads-only builds, unit tests,
+# integration tests (the library's, the command line's, real mpirun runs,
+# the job scripts), doc tests, then the job scripts through a real one-node
+# Slurm. What .ci/run runs. About 13 minutes on 2 cores.
 test: lint no-mpi
+	$(CARGO) build --release
 	$(CARGO) test --release --lib --bins --tests
 	$(CARGO) test --release --doc
 	$(MAKE) test-scheduler
+
+# The fast loop for developers, on a built tree (under 5 minutes on 2
+# cores): format, clippy, unit tests, and the integration tests that need
+# neither mpirun nor a browser nor long counts.
+check:
+	$(CARGO) fmt --all -- --check
+	$(CARGO) clippy --release --workspace --all-targets -- -D warnings
+	$(CARGO) build --release
+	$(CARGO) test --release --workspace --lib --bins
+	$(CARGO) test --release -p hysolve --test engine --test hitori --test magic --test pack --test xc --test independent
+	$(CARGO) test --release -p hysolve --test simd --test example
+	$(CARGO) test --release -p hysolve-cli --test fuzz
 
 # qsub pbs/hybrid.sh, sbatch pbs/slurm.sh and a tiny pbs/sweep.sh through a
 # private one-node Slurm cluster (installed when missing; stopped after).
@@ -126,7 +114,7 @@ MAGIC4_FILES := examples/magic/seed_4x4_br15.txt,examples/magic/empty_4x4.txt
 MAGIC5_BY := $(shell for f in 5x5_diag_sample00 5x5_row_1_2_13_24_25 5x5_siamese_13blank; do \
   printf '"--by cells examples/magic/%s.txt","--by lines examples/magic/%s.txt",' $$f $$f; done | sed 's/,$$//')
 XC_FILES := examples/xc/pentominoes-6x10.xc,examples/xc/langford-12.xc,examples/xc/queens-13.xc,examples/xc/soma.xc
-BENCH := $(CARGO) run --release --bin hysolve-bench --
+BENCH := $(CARGO) run --release -p hysolve-tools --bin hysolve-bench --
 SOLID := tests/data/packing/solid-pentominoes.pieces
 
 # Medians of several runs side by side, appended to CSVs in bench-results/:
@@ -141,17 +129,17 @@ SOLID := tests/data/packing/solid-pentominoes.pieces
 # T1L and T3L beside N-Queens 16 (the anchor their rates are quoted against);
 # the requests per second of the master's bookkeeping (master-bench).
 # Every time is prepare_s + wall_s as the run reports it (bench-results/README.md).
-# Packing beside our plain C first-empty-cell counter (src/bench/c/pack.c),
+# Packing beside our plain C first-empty-cell counter (tools/c/pack.c),
 # one thread; 3D packing beside our plain C counter with kept placement
-# lists (src/bench/c/pack3.c: three of BCSolve's pruning rules, not its
+# lists (tools/c/pack3.c: three of BCSolve's pruning rules, not its
 # parity rule): Soma and the solid pentominoes in two boxes. Exact cover:
 # the files of examples/xc beside our plain C dancing-links
-# counter (src/bench/c/dlx.c), the pentomino file on both structures beside
+# counter (tools/c/dlx.c), the pentomino file on both structures beside
 # the packing solver, and the pentomino and Langford files in 1x1, 1x2, 2x1.
-# The plain C peers of our counters (src/bench/c), built as the benchmark's
+# The plain C peers of our counters (tools/c), built as the benchmark's
 # command-line twins of hysolve (same arguments, same JSON summary).
 PEER_CFLAGS := -O3 -march=native
-target/bench-c/%: src/bench/c/%.c
+target/bench-c/%: tools/c/%.c
 	@mkdir -p target/bench-c
 	$(CC) $(PEER_CFLAGS) -o $@ $<
 
@@ -193,7 +181,7 @@ bench: build bench-ranks target/bench-c/queens target/bench-c/dlx target/bench-c
 	$(BENCH) --reps 1 --configs 1x2 --out bench-results/pack.csv --problem "pack --distinct --pieces $(SOLID) --board {}" --values 5x4x3
 	$(BENCH) --reps 3 --out bench-results/uts.csv --problem "{}" \
 	  --values "uts --tree T1L","uts --tree T3L","queens 16"
-	$(CARGO) run --release --bin master-bench -- --out bench-results/master.csv
+	$(CARGO) run --release -p hysolve-tools --bin master-bench -- --out bench-results/master.csv
 	$(BENCH) --reps 7 --configs 1x2 --out bench-results/checkpoint.csv \
 	  --problem "{} queens 16" --values ",--checkpoint target/bench.ckpt,--checkpoint target/bench.ckpt --checkpoint-every 0.1"
 	$(BENCH) --reps 7 --configs 1x2 --out bench-results/checkpoint.csv \

@@ -39,21 +39,29 @@
 //! assert_eq!(outcome.solutions, 17_711);
 //! ```
 //!
-//! The modules:
-//! - [`engine`]: problem-agnostic search (sequential walk, per-rank work-stealing pool);
-//! - [`cluster`]: ranks in an extended star (the only MPI code), [`run`] and its configuration;
-//! - [`problems`]: the puzzles, each behind its front door ([`problems::Puzzle`]);
-//! - [`view`]: pictures of solutions files;
-//! - [`cli`]: the command line;
-//! - [`bench`](mod@bench): helpers of the benchmark programs.
+//! The layers, each using only those before it:
+//! - [`engine`]: problem-agnostic search (sequential walk, per-rank
+//!   work-stealing pool, the vector level the kernels may use);
+//! - [`cluster`]: ranks in an extended star (the only MPI code, behind the
+//!   `mpi` feature), [`run`] and its configuration;
+//! - [`problems`]: the puzzles, each a [`Problem`] with its parser and an
+//!   independent verifier;
+//! - [`input`] and [`text`]: leaves (reading input files with located
+//!   errors; number formatting).
+//!
+//! The command line, the puzzles' front doors and the viewer are the
+//! `hysolve-cli` package; the benchmark tools are `hysolve-tools`.
+//!
+//! Features: `mpi` (off by default) joins the ranks of an MPI launch;
+//! without it every run is one rank of worker threads.
 
-pub mod bench;
-pub mod cli;
+#![warn(missing_docs, unreachable_pub)]
+
 pub mod cluster;
 pub mod engine;
+pub mod input;
 pub mod problems;
 pub mod text;
-pub mod view;
 
 pub use cluster::{Callback, Outcome, RunConfig, RunError, SolutionSink, Solutions, run};
 pub use engine::{Mode, Problem};

@@ -16,7 +16,7 @@ use std::time::{Duration, Instant};
 /// `mpirun -np RANKS hysolve --threads THREADS ARGS` (plain hysolve for one rank).
 fn command(ranks: usize, threads: usize, args: &[&str]) -> Command {
     let mut cmd = if ranks == 1 {
-        Command::new(BIN)
+        Command::new(&*BIN)
     } else {
         let mut c = Command::new("mpirun");
         c.args([
@@ -25,7 +25,7 @@ fn command(ranks: usize, threads: usize, args: &[&str]) -> Command {
             "none",
             "-np",
             &ranks.to_string(),
-            BIN,
+            &BIN,
         ]);
         c
     };
@@ -51,7 +51,7 @@ fn processes_with(marker: &str) -> Vec<(u32, Option<u32>)> {
         };
         let cmdline = std::fs::read(entry.path().join("cmdline")).unwrap_or_default();
         let cmdline = String::from_utf8_lossy(&cmdline);
-        if !cmdline.starts_with(BIN) || !cmdline.contains(marker) {
+        if !cmdline.starts_with(BIN.as_str()) || !cmdline.contains(marker) {
             continue;
         }
         let environ = std::fs::read(entry.path().join("environ")).unwrap_or_default();

@@ -534,7 +534,7 @@ fn check_packings(blocks: &[String], pieces: &str, figure: Figure) {
 /// returns what the terminal showed.
 fn on_a_terminal(args: &str) -> String {
     let mut cmd = std::process::Command::new("script");
-    cmd.args(["-qec", &format!("{} {args}", common::BIN), "/dev/null"])
+    cmd.args(["-qec", &format!("{} {args}", *common::BIN), "/dev/null"])
         .env_remove("RUST_LOG");
     let out = common::run_with_timeout(cmd, std::time::Duration::from_secs(60));
     assert!(out.status.success(), "{args}: {out:?}");

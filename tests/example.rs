@@ -16,10 +16,16 @@ fn example() -> &'static PathBuf {
     BUILT.get_or_init(|| {
         let root = env!("CARGO_MANIFEST_DIR");
         let mut cmd = Command::new(env!("CARGO"));
-        cmd.current_dir(root)
-            .args(["build", "--release", "--example", "custom_problem"]);
-        if cfg!(not(feature = "mpi")) {
-            cmd.arg("--no-default-features");
+        cmd.current_dir(root).args([
+            "build",
+            "--release",
+            "-p",
+            "hysolve",
+            "--example",
+            "custom_problem",
+        ]);
+        if cfg!(feature = "mpi") {
+            cmd.args(["--features", "mpi"]);
         }
         let out = run_with_timeout(cmd, Duration::from_secs(600));
         assert!(

@@ -15,7 +15,10 @@ use std::process::{Command, Output};
 use std::time::Duration;
 
 const REPO: &str = env!("CARGO_MANIFEST_DIR");
-const SWEEP_BIN: &str = env!("CARGO_BIN_EXE_hysolve-sweep");
+/// The sweep tool (the tools package).
+fn sweep_bin() -> String {
+    common::workspace_bin("hysolve-sweep")
+}
 
 /// A launcher that writes its arguments (and the hostfile it is given) to
 /// `$RECORD`, then runs the real mpirun unless `$RECORD_ONLY` is set.
@@ -55,7 +58,7 @@ impl Job {
         let mut cmd = Command::new("bash");
         cmd.arg(Path::new(REPO).join(script))
             .current_dir(self.dir.path())
-            .env("BIN", common::BIN)
+            .env("BIN", &*common::BIN)
             .env("MPIRUN", self.path("mpirun-recorder"))
             .env("RECORD", self.path("mpirun.args"));
         common::mpi_env(&mut cmd);
@@ -340,8 +343,8 @@ fn sweep_sh_submits_a_series_and_gathers_one_csv() {
     cmd.arg(Path::new(REPO).join("pbs/sweep.sh"))
         .current_dir(job.dir.path())
         .env("PATH", path)
-        .env("BIN", common::BIN)
-        .env("SWEEP", SWEEP_BIN)
+        .env("BIN", &*common::BIN)
+        .env("SWEEP", sweep_bin())
         .env("NODES", "1")
         .env("THREADS", "1 2")
         .env("REPS", "2")
@@ -401,7 +404,7 @@ fn hybrid_sh_resumes_from_its_checkpoint() {
     let mut cmd = Command::new("bash");
     cmd.arg(Path::new(REPO).join("pbs/hybrid.sh"))
         .current_dir(job.dir.path())
-        .env("BIN", common::BIN)
+        .env("BIN", &*common::BIN)
         .env("RANKS", "1")
         .env("THREADS", "1")
         .env("PROBLEM", "queens 17")

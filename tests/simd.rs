@@ -11,7 +11,7 @@ use std::process::{Command, Output};
 use std::time::Duration;
 
 fn with_simd(value: &str, args: &[&str]) -> Output {
-    let mut cmd = Command::new(BIN);
+    let mut cmd = Command::new(&*BIN);
     cmd.args(args).env(simd::VAR, value).env_remove("RUST_LOG");
     run_with_timeout(cmd, Duration::from_secs(120))
 }

@@ -26,14 +26,19 @@ pub const FORMAT: &str = "hysolve-checkpoint-2";
 /// The largest checkpoint file read (units are short prefixes).
 const MAX_BYTES: u64 = 1 << 30;
 
+/// A run's progress, as written to its checkpoint file (JSON).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Checkpoint {
+    /// The file format's name and version ([`FORMAT`]).
     pub format: String,
     /// What was being solved: problem name, instance, mode, and a digest of
     /// the problem's arguments and input files. A resume must match.
     pub problem: String,
+    /// The instance, as the problem names it.
     pub instance: String,
+    /// The mode (`count` or `all`).
     pub mode: String,
+    /// A digest of the problem's arguments and input files.
     pub fingerprint: String,
     /// Units not complete when the checkpoint was taken.
     pub remaining: Vec<Prefix>,
@@ -41,6 +46,7 @@ pub struct Checkpoint {
     pub units: u64,
     /// Nodes and solutions of the complete units and of the expansion.
     pub nodes: u64,
+    /// Their solutions.
     pub solutions: u64,
     /// The deepest node of the complete units, when the search knows it.
     #[serde(default)]
@@ -48,6 +54,7 @@ pub struct Checkpoint {
     /// `all` mode: solutions written, and the length of the solutions file
     /// (its `.partial` while the run goes on) holding exactly them.
     pub written: u64,
+    /// The length of the solutions file that holds them.
     pub out_bytes: u64,
     /// Seconds of search before this checkpoint, over all resumed runs.
     pub elapsed_s: f64,
@@ -56,19 +63,38 @@ pub struct Checkpoint {
 /// A checkpoint that cannot be used.
 #[derive(Debug, thiserror::Error)]
 pub enum CheckpointError {
+    /// The file cannot be read (missing, a folder, too large).
     #[error("{path}: {reason}")]
-    Unreadable { path: String, reason: String },
+    Unreadable {
+        /// The checkpoint's path.
+        path: String,
+        /// Why, as the system says.
+        reason: String,
+    },
+    /// The file is not a checkpoint of this format.
     #[error("{path}: not a hysolve checkpoint: {reason}")]
-    Malformed { path: String, reason: String },
+    Malformed {
+        /// The checkpoint's path.
+        path: String,
+        /// What is wrong in it.
+        reason: String,
+    },
+    /// A checkpoint of another run (problem, instance, mode or input).
     #[error("{path}: a checkpoint of {found}, not of {expected}")]
     Mismatch {
+        /// The checkpoint's path.
         path: String,
+        /// The run it records.
         found: String,
+        /// The run asked for.
         expected: String,
     },
+    /// Writing or renaming the checkpoint failed.
     #[error("{path}: writing the checkpoint: {source}")]
     Write {
+        /// The checkpoint's path.
         path: String,
+        /// The system's error.
         source: std::io::Error,
     },
 }

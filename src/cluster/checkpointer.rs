@@ -27,7 +27,7 @@ impl Checkpointer {
     /// The account of a run whose units are `initial`: those left of the
     /// run `plan` resumes, or the master's frontier (above which its
     /// expansion counted `expansion`).
-    pub fn new(plan: Arc<CheckpointPlan>, initial: &[Prefix], expansion: Counters) -> Self {
+    pub(super) fn new(plan: Arc<CheckpointPlan>, initial: &[Prefix], expansion: Counters) -> Self {
         let book = match &plan.resume {
             Some(c) => UnitBook::new(
                 initial,
@@ -50,17 +50,17 @@ impl Checkpointer {
         }
     }
 
-    pub fn path(&self) -> &Path {
+    pub(super) fn path(&self) -> &Path {
         &self.plan.path
     }
 
-    pub fn due(&self) -> bool {
+    pub(super) fn due(&self) -> bool {
         self.last.elapsed() >= self.plan.every
     }
 
     /// Writes a checkpoint: the output made durable first, so that the
     /// length recorded (`out_bytes`) is on disk.
-    pub fn write(
+    pub(super) fn write(
         &mut self,
         sink: &mut dyn SolutionSink,
         written: u64,
@@ -88,7 +88,7 @@ impl Checkpointer {
     }
 
     /// The run is complete: its checkpoint would only repeat the answer.
-    pub fn remove(&self) -> Result<(), RunError> {
+    pub(super) fn remove(&self) -> Result<(), RunError> {
         match std::fs::remove_file(&self.plan.path) {
             Ok(()) => {}
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}

@@ -25,6 +25,7 @@ pub const DEFAULT_PREFIXES_PER_WORKER: usize = 16;
 /// ```
 #[derive(Clone)]
 pub struct RunConfig {
+    /// What the search looks for.
     pub mode: Mode,
     /// Worker threads per rank [default: the cores this process may use].
     pub threads: usize,
@@ -48,10 +49,45 @@ pub struct RunConfig {
     pub observer: Option<Arc<dyn Observer>>,
 }
 
+/// The most worker threads a rank may have.
+pub const MAX_THREADS: usize = 4096;
+
+/// A configuration [`run`](crate::run) refuses, before anything starts:
+/// its text is the one line the command line prints.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ConfigError {
+    /// No worker thread, or more than [`MAX_THREADS`].
+    #[error("--threads must be from 1 to {MAX_THREADS}, got {0}")]
+    Threads(usize),
+    /// No initial prefix per worker.
+    #[error("the master must deal at least 1 initial prefix per worker")]
+    PrefixesPerWorker,
+    /// A limit on solutions in count mode, which sends none.
+    #[error("--limit stops after N solutions found: use it with --mode all, first or unique")]
+    LimitInCount,
+    /// A limit of no solution.
+    #[error("--limit must be at least 1")]
+    ZeroLimit,
+    /// Checkpoints in first or unique mode, whose answer is not a sum of
+    /// units.
+    #[error("--checkpoint and --resume are for count and all modes, not {0}")]
+    CheckpointMode(Mode),
+    /// Checkpoints with a limit: the units left would not know how many
+    /// solutions they may still give.
+    #[error("--checkpoint and --resume cannot be used with --limit")]
+    CheckpointLimit,
+    /// Checkpoints in all mode with solutions that cannot be rewound to the
+    /// last checkpoint (stdout, a callback).
+    #[error("--checkpoint and --resume in all mode need --out FILE (stdout cannot be rewound)")]
+    CheckpointStream,
+}
+
 /// Where and how often to checkpoint.
 #[derive(Debug)]
 pub struct CheckpointPlan {
+    /// The checkpoint file (written beside its name, then renamed).
     pub path: PathBuf,
+    /// Time between checkpoints.
     pub every: Duration,
     /// The run: problem, instance, mode and fingerprint (the other fields
     /// are filled in when a checkpoint is taken).
@@ -95,15 +131,17 @@ impl RunConfig {
         }
     }
 
-    /// Worker threads per rank (at least 1).
+    /// Worker threads per rank (1 to [`MAX_THREADS`]: [`run`](crate::run)
+    /// refuses others).
     pub fn threads(mut self, threads: usize) -> Self {
-        self.threads = threads.max(1);
+        self.threads = threads;
         self
     }
 
-    /// Initial prefixes per worker that the master deals (at least 1).
+    /// Initial prefixes per worker that the master deals (at least 1:
+    /// [`run`](crate::run) refuses 0).
     pub fn prefixes_per_worker(mut self, n: usize) -> Self {
-        self.prefixes_per_worker = n.max(1);
+        self.prefixes_per_worker = n;
         self
     }
 
@@ -135,6 +173,48 @@ impl RunConfig {
     pub fn observer(mut self, observer: Arc<dyn Observer>) -> Self {
         self.observer = Some(observer);
         self
+    }
+
+    /// Checks the configuration before a run, with `solutions` its
+    /// destination: [`run`](crate::run) refuses what this refuses.
+    ///
+    /// ```
+    /// use hysolve::{Mode, RunConfig, Solutions};
+    /// use hysolve::cluster::ConfigError;
+    ///
+    /// let count = RunConfig::new(Mode::Count);
+    /// assert!(count.validate(&Solutions::Discard).is_ok());
+    /// let limited = RunConfig::new(Mode::Count).limit(5);
+    /// assert_eq!(limited.validate(&Solutions::Discard), Err(ConfigError::LimitInCount));
+    /// ```
+    pub fn validate(&self, solutions: &super::Solutions<'_>) -> Result<(), ConfigError> {
+        if !(1..=MAX_THREADS).contains(&self.threads) {
+            return Err(ConfigError::Threads(self.threads));
+        }
+        if self.prefixes_per_worker == 0 {
+            return Err(ConfigError::PrefixesPerWorker);
+        }
+        match self.limit {
+            Some(_) if self.mode == Mode::Count => return Err(ConfigError::LimitInCount),
+            Some(0) => return Err(ConfigError::ZeroLimit),
+            _ => {}
+        }
+        if self.checkpoint.is_some() {
+            if !matches!(self.mode, Mode::Count | Mode::All) {
+                return Err(ConfigError::CheckpointMode(self.mode));
+            }
+            if self.limit.is_some() {
+                return Err(ConfigError::CheckpointLimit);
+            }
+            let rewinds = matches!(
+                solutions,
+                super::Solutions::File(_) | super::Solutions::Discard
+            );
+            if self.mode == Mode::All && !rewinds {
+                return Err(ConfigError::CheckpointStream);
+            }
+        }
+        Ok(())
     }
 
     /// How many solutions end the search: the mode's own limit and `limit`, whichever is smaller.

@@ -20,7 +20,11 @@ pub(super) struct Delivery<'a> {
 
 impl<'a> Delivery<'a> {
     /// Delivery in `mode`, going on from the checkpoint `resume` if any.
-    pub fn new(sink: &'a mut dyn SolutionSink, mode: Mode, resume: Option<&Checkpoint>) -> Self {
+    pub(super) fn new(
+        sink: &'a mut dyn SolutionSink,
+        mode: Mode,
+        resume: Option<&Checkpoint>,
+    ) -> Self {
         Delivery {
             sink,
             mode,
@@ -31,7 +35,7 @@ impl<'a> Delivery<'a> {
     }
 
     /// The first `keep` of `texts`, as the mode wants them.
-    pub fn accept(&mut self, texts: Vec<String>, keep: usize) -> Result<(), RunError> {
+    pub(super) fn accept(&mut self, texts: Vec<String>, keep: usize) -> Result<(), RunError> {
         if self.mode == Mode::All {
             for text in texts.into_iter().take(keep) {
                 self.write(&text)?;
@@ -43,18 +47,18 @@ impl<'a> Delivery<'a> {
     }
 
     /// Appends one solution to the output.
-    pub fn write(&mut self, text: &str) -> Result<(), RunError> {
+    pub(super) fn write(&mut self, text: &str) -> Result<(), RunError> {
         self.out_bytes += self.sink.solution(text)?;
         self.written += 1;
         Ok(())
     }
 
     /// Makes everything written durable.
-    pub fn persist(&mut self) -> Result<(), RunError> {
+    pub(super) fn persist(&mut self) -> Result<(), RunError> {
         Ok(self.sink.persist()?)
     }
 
-    pub fn sink(&mut self) -> &mut dyn SolutionSink {
+    pub(super) fn sink(&mut self) -> &mut dyn SolutionSink {
         self.sink
     }
 }

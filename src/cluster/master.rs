@@ -9,7 +9,7 @@ use std::collections::{BTreeSet, VecDeque};
 use std::time::{Duration, Instant};
 
 /// Messages the master wants sent: (destination rank, message).
-pub type Outbox = Vec<(usize, Message)>;
+pub(super) type Outbox = Vec<(usize, Message)>;
 
 #[derive(Debug, Clone, Default)]
 struct RankState {
@@ -37,18 +37,23 @@ struct RankState {
 
 /// A victim must have worked for this many donation round trips since it
 /// was dealt its work before it is asked to donate (see `ask_victims`).
-pub const VICTIM_MIN_AGE_IN_ROUND_TRIPS: u32 = 8;
+pub(super) const VICTIM_MIN_AGE_IN_ROUND_TRIPS: u32 = 8;
 
 /// What the master itself did, for `--stats`.
 #[derive(Debug, Clone, Default, serde::Serialize)]
 pub struct MasterStats {
+    /// Initial prefixes (units) the root was cut into.
     pub initial_prefixes: u64,
     /// Messages the master sent to other ranks (work, donation requests,
     /// terminate).
     pub messages_sent: u64,
+    /// `Work` messages sent.
     pub work_messages: u64,
+    /// Prefixes those messages carried.
     pub prefixes_dealt: u64,
+    /// `DonateRequest` messages sent.
     pub donation_requests: u64,
+    /// Prefixes ranks donated in answer.
     pub prefixes_returned: u64,
     /// Donations handed whole to the rank they were asked for.
     pub donations_routed: u64,
@@ -59,7 +64,7 @@ type VictimKey = (u64, usize);
 
 /// Every structure the master consults per request is indexed, so that a
 /// request costs O(log ranks), not O(ranks) (see `master_bench.rs`).
-pub struct Master {
+pub(super) struct Master {
     pool: VecDeque<Piece>,
     ranks: Vec<RankState>,
     /// Waiting ranks with no donation asked for them, in the order they
@@ -84,7 +89,7 @@ impl Master {
     /// A master for `ranks` ranks with the initial prefixes. Every rank,
     /// the master's own included, starts busy and announces itself with an
     /// `AskForWork`.
-    pub fn new(ranks: usize, initial: Vec<Piece>, limit: Option<u64>) -> Self {
+    pub(super) fn new(ranks: usize, initial: Vec<Piece>, limit: Option<u64>) -> Self {
         let initial_depth = initial.first().map_or(0, |p| p.depth);
         Master {
             initial_depth,
@@ -106,35 +111,35 @@ impl Master {
         }
     }
 
-    pub fn terminated(&self) -> bool {
+    pub(super) fn terminated(&self) -> bool {
         self.terminated_at.is_some()
     }
 
     /// When the answer became known.
-    pub fn terminated_at(&self) -> Option<Instant> {
+    pub(super) fn terminated_at(&self) -> Option<Instant> {
         self.terminated_at
     }
 
     /// Every rank has sent its `Final`.
-    pub fn finished(&self) -> bool {
+    pub(super) fn finished(&self) -> bool {
         self.finals.iter().all(Option::is_some)
     }
 
-    pub fn into_reports(self) -> (Vec<RankReport>, MasterStats) {
+    pub(super) fn into_reports(self) -> (Vec<RankReport>, MasterStats) {
         (self.finals.into_iter().flatten().collect(), self.stats)
     }
 
     /// Running totals the ranks last reported.
-    pub fn progress(&self) -> Tally {
+    pub(super) fn progress(&self) -> Tally {
         self.ranks.iter().fold(Tally::default(), |t, r| t + r.tally)
     }
 
     /// Running totals one rank last reported.
-    pub fn rank_progress(&self, rank: usize) -> Tally {
+    pub(super) fn rank_progress(&self, rank: usize) -> Tally {
         self.ranks[rank].tally
     }
 
-    pub fn on_progress(&mut self, from: usize, tally: Tally) {
+    pub(super) fn on_progress(&mut self, from: usize, tally: Tally) {
         self.ranks[from].tally = tally;
     }
 
@@ -143,7 +148,7 @@ impl Master {
         self.pool.len()
     }
 
-    pub fn on_ask(&mut self, from: usize, tally: Tally, now: Instant, out: &mut Outbox) {
+    pub(super) fn on_ask(&mut self, from: usize, tally: Tally, now: Instant, out: &mut Outbox) {
         // An `AskForWork` also answers a donation request: the rank has
         // nothing left, and any donation it made arrived before this.
         self.release_thief(from);
@@ -161,7 +166,7 @@ impl Master {
     /// The master's clock: thieves left waiting for a victim old enough
     /// (see `ask_victims`) are given one once it is. Called between
     /// messages, about once a millisecond.
-    pub fn on_tick(&mut self, now: Instant, out: &mut Outbox) {
+    pub(super) fn on_tick(&mut self, now: Instant, out: &mut Outbox) {
         if !self.terminated() && self.pool.is_empty() && !self.to_serve.is_empty() {
             self.ask_victims(now, out);
         }
@@ -172,7 +177,7 @@ impl Master {
     /// never served from the pool, so it still waits; a donation with no
     /// waiting thief, which the protocol does not produce, goes to the
     /// pool rather than being lost.)
-    pub fn on_donation(
+    pub(super) fn on_donation(
         &mut self,
         from: usize,
         prefixes: Vec<Piece>,
@@ -259,7 +264,7 @@ impl Master {
 
     /// Counts `n` solutions towards the mode's limit and returns how many of
     /// them the answer keeps (all of them in modes without a limit).
-    pub fn on_solutions(&mut self, n: usize, out: &mut Outbox) -> usize {
+    pub(super) fn on_solutions(&mut self, n: usize, out: &mut Outbox) -> usize {
         if self.terminated() {
             return 0;
         }
@@ -274,13 +279,13 @@ impl Master {
         keep
     }
 
-    pub fn on_final(&mut self, report: RankReport) {
+    pub(super) fn on_final(&mut self, report: RankReport) {
         let rank = report.rank;
         self.finals[rank] = Some(report);
     }
 
     /// Stops the run now (a signal): every rank is told to terminate.
-    pub fn interrupt(&mut self, out: &mut Outbox) {
+    pub(super) fn interrupt(&mut self, out: &mut Outbox) {
         if !self.terminated() {
             self.terminate(out);
         }

@@ -5,7 +5,12 @@
 //! correctly are in `README.md` beside this file.
 //!
 //! - [`config`]: a run's configuration, with defaults and a builder;
-//! - `manager`: the rank manager (the protocol on one rank);
+//! - `rank`: one rank's side of the protocol, free of I/O (its pool, its
+//!   busy flag, the donations it owes, its report);
+//! - `head`: what rank 0 hosts (the master, delivery, checkpoints, the
+//!   observer, the interrupt) and the run's outcome;
+//! - `manager`: the rank's one talking thread: it polls the transport and
+//!   the pool and routes between them, `rank` and `head`;
 //! - `master`: the master's decisions, free of I/O; `master_bench`: the
 //!   requests per second they serve;
 //! - `checkpointer` and [`checkpoint`]: the master's checkpoints;
@@ -16,6 +21,7 @@ pub mod checkpoint;
 mod checkpointer;
 pub mod config;
 mod delivery;
+mod head;
 mod host;
 mod launcher;
 mod manager;
@@ -27,12 +33,15 @@ mod mpi_transport;
 pub mod observer;
 pub mod outcome;
 mod protocol;
+mod rank;
 pub mod sink;
 mod transport;
 mod units;
 
 pub use checkpoint::{Checkpoint, CheckpointError};
-pub use config::{CheckpointPlan, DEFAULT_PREFIXES_PER_WORKER, RunConfig};
+pub use config::{
+    CheckpointPlan, ConfigError, DEFAULT_PREFIXES_PER_WORKER, MAX_THREADS, RunConfig,
+};
 pub use launcher::{is_rank_zero, launched_by_mpi, local_ranks};
 pub use master::MasterStats;
 pub use observer::{Observer, Progress};
@@ -67,6 +76,7 @@ pub fn run<P: Problem>(
     config: &RunConfig,
     solutions: Solutions<'_>,
 ) -> Result<Option<Outcome>, RunError> {
+    config.validate(&solutions)?;
     // The output opens before MPI does: a rank that fails before MPI_Init
     // makes the launcher end the whole job, instead of leaving the other
     // ranks waiting for it.

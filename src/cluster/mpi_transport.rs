@@ -22,7 +22,7 @@ struct InFlight {
 }
 
 /// MPI_COMM_WORLD as a [`Transport`].
-pub struct MpiTransport {
+pub(super) struct MpiTransport {
     world: SimpleCommunicator,
     in_flight: Vec<InFlight>,
     // Dropped last: finalizes MPI.
@@ -32,7 +32,7 @@ pub struct MpiTransport {
 impl MpiTransport {
     /// Initializes MPI. Must be called on the thread that will make every
     /// MPI call (the manager), which is the main thread: `Funneled` suffices.
-    pub fn init() -> Result<Self, String> {
+    pub(super) fn init() -> Result<Self, String> {
         let (universe, level) = mpi::initialize_with_threading(Threading::Funneled)
             .ok_or_else(|| "MPI was already initialized".to_string())?;
         if level < Threading::Funneled {

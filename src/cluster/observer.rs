@@ -15,6 +15,7 @@ pub struct Progress {
     pub initial_done: u64,
     /// Solutions and nodes of finished tasks.
     pub solutions: u64,
+    /// Nodes visited so far.
     pub nodes: u64,
 }
 

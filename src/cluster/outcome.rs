@@ -10,6 +10,7 @@ use std::path::PathBuf;
 /// The answer, as the master knows it at the end.
 #[derive(Debug)]
 pub struct Outcome {
+    /// The mode the run searched in.
     pub mode: Mode,
     /// count/all: every solution, weighted; first/unique: solutions kept (at most 1 or 2).
     pub solutions: u64,
@@ -17,38 +18,75 @@ pub struct Outcome {
     pub found: Vec<String>,
     /// all: solutions written to the output.
     pub written: u64,
+    /// Nodes visited, over every rank and the master's expansion.
     pub nodes: u64,
     /// The depth of the deepest node visited, when the search knows it
     /// (not below a specialised counter, as N-Queens' below its cut-off).
     pub depth: Option<u64>,
+    /// Seconds from the start (`RunConfig::started`) to the known answer.
     pub wall_s: f64,
+    /// Ranks in the run.
     pub ranks: usize,
+    /// Worker threads per rank.
     pub threads: usize,
+    /// What each rank did.
     pub reports: Vec<RankReport>,
+    /// What the master did.
     pub master: MasterStats,
 }
 
 /// Errors that end a run.
 #[derive(Debug, thiserror::Error)]
 pub enum RunError {
+    /// A configuration that cannot run ([`RunConfig::validate`](super::RunConfig::validate)).
+    #[error(transparent)]
+    Config(#[from] super::config::ConfigError),
+    /// A message between ranks that cannot be decoded.
     #[error(transparent)]
     Decode(#[from] super::protocol::DecodeError),
+    /// A message its receiver should never get (a protocol fault).
     #[error("rank {rank} got a {what} it should never receive")]
-    Protocol { rank: usize, what: &'static str },
+    Protocol {
+        /// The rank that got it.
+        rank: usize,
+        /// The message's kind.
+        what: &'static str,
+    },
+    /// Work whose prefix names no subtree of this instance (ranks that
+    /// disagree on the instance).
     #[error("rank {rank} got a prefix that names no subtree of this instance: {prefix:?}")]
-    BadPrefix { rank: usize, prefix: Prefix },
+    BadPrefix {
+        /// The rank that got it.
+        rank: usize,
+        /// The prefix.
+        prefix: Prefix,
+    },
+    /// MPI failed, or a rank died.
     #[error("MPI: {0}")]
     Mpi(String),
+    /// Writing the solutions failed.
     #[error("writing solutions: {0}")]
     Output(#[from] std::io::Error),
+    /// The solutions file failed.
     #[error(transparent)]
     File(#[from] FileError),
+    /// A checkpoint could not be read or written.
     #[error(transparent)]
     Checkpoint(#[from] CheckpointError),
+    /// A rank reported a unit of work the master does not hold open.
     #[error("rank {rank} reported a unit the master does not hold open: {unit:?}")]
-    Unit { rank: usize, unit: Prefix },
+    Unit {
+        /// The reporting rank.
+        rank: usize,
+        /// The unit.
+        unit: Prefix,
+    },
+    /// A signal stopped the run (after its last checkpoint, if any).
     #[error("{}", interrupted_message(.checkpoint))]
-    Interrupted { checkpoint: Option<PathBuf> },
+    Interrupted {
+        /// The checkpoint that resumes the run.
+        checkpoint: Option<PathBuf>,
+    },
 }
 
 fn interrupted_message(checkpoint: &Option<PathBuf>) -> String {

@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 
 /// A message between a rank's manager and the master.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub enum Message {
+pub(super) enum Message {
     /// Rank -> master: every task this rank was given is finished. Carries
     /// the rank's running totals for the progress display.
     AskForWork(Tally),
@@ -43,11 +43,15 @@ pub enum Message {
 /// What one rank did over a run.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct RankReport {
+    /// The rank.
     pub rank: usize,
+    /// Nodes its workers visited.
     pub nodes: u64,
+    /// Solutions its workers found (weighted).
     pub solutions: u64,
     /// The deepest node this rank visited, when known.
     pub depth: Option<u64>,
+    /// Each worker's statistics.
     pub workers: Vec<WorkerStats>,
     /// Prefixes received in `Work` messages.
     pub prefixes_received: u64,
@@ -64,7 +68,9 @@ pub struct RankReport {
     /// The host the rank ran on, the cores it could use there (its CPU
     /// affinity), and the processors the host has online.
     pub host: String,
+    /// The cores this rank could use (its CPU affinity).
     pub cores: usize,
+    /// The processors its host has online.
     pub host_cpus: usize,
 }
 
@@ -77,11 +83,26 @@ pub struct DecodeError {
 }
 
 impl Message {
-    pub fn encode(&self) -> Vec<u8> {
+    /// The message's name, as errors show it.
+    pub(super) fn kind(&self) -> &'static str {
+        match self {
+            Message::AskForWork(_) => "AskForWork",
+            Message::Progress(_) => "Progress",
+            Message::Work { .. } => "Work",
+            Message::DonateRequest => "DonateRequest",
+            Message::Donation { .. } => "Donation",
+            Message::Solutions { .. } => "Solutions",
+            Message::UnitDone(_) => "UnitDone",
+            Message::Terminate => "Terminate",
+            Message::Final(_) => "Final",
+        }
+    }
+
+    pub(super) fn encode(&self) -> Vec<u8> {
         postcard::to_stdvec(self).expect("protocol messages always serialize")
     }
 
-    pub fn decode(bytes: &[u8]) -> Result<Message, DecodeError> {
+    pub(super) fn decode(bytes: &[u8]) -> Result<Message, DecodeError> {
         postcard::from_bytes(bytes).map_err(|source| DecodeError {
             len: bytes.len(),
             source,

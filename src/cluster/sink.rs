@@ -83,7 +83,9 @@ enum Target {
 #[derive(Debug, thiserror::Error)]
 #[error("{}: {source}", .path.display())]
 pub struct FileError {
+    /// The file.
     pub path: PathBuf,
+    /// The system's error.
     #[source]
     pub source: std::io::Error,
 }

@@ -6,7 +6,7 @@
 use crossbeam_channel::{Receiver, Sender, unbounded};
 
 /// A point-to-point byte transport between ranks.
-pub trait Transport {
+pub(super) trait Transport {
     fn rank(&self) -> usize;
     fn size(&self) -> usize;
     /// Sends without blocking on the receiver.
@@ -18,7 +18,7 @@ pub trait Transport {
 }
 
 /// The transport of a one-rank run: there is nobody to talk to.
-pub struct Solo;
+pub(super) struct Solo;
 
 impl Transport for Solo {
     fn rank(&self) -> usize {
@@ -38,7 +38,7 @@ impl Transport for Solo {
 
 /// In-process ranks joined by channels: one thread per rank stands in for
 /// one process per rank, so the protocol can be tested without mpirun.
-pub struct ChannelTransport {
+pub(super) struct ChannelTransport {
     rank: usize,
     peers: Vec<Sender<(usize, Vec<u8>)>>,
     inbox: Receiver<(usize, Vec<u8>)>,
@@ -46,7 +46,7 @@ pub struct ChannelTransport {
 
 impl ChannelTransport {
     /// `size` transports, fully connected.
-    pub fn mesh(size: usize) -> Vec<ChannelTransport> {
+    pub(super) fn mesh(size: usize) -> Vec<ChannelTransport> {
         let (senders, receivers): (Vec<_>, Vec<_>) = (0..size).map(|_| unbounded()).unzip();
         receivers
             .into_iter()

@@ -23,14 +23,14 @@ struct Open {
 
 /// A unit that has just completed: its totals and held-back solutions.
 #[derive(Debug, Default, PartialEq)]
-pub struct Completed {
+pub(super) struct Completed {
     pub nodes: u64,
     pub solutions: u64,
     pub texts: Vec<String>,
 }
 
 #[derive(Debug)]
-pub struct UnitBook {
+pub(super) struct UnitBook {
     depth: usize,
     open: HashMap<Prefix, Open>,
     /// Units in the whole run (over resumes).
@@ -45,12 +45,12 @@ pub struct UnitBook {
 
 /// A message that does not fit the account: a protocol error.
 #[derive(Debug, PartialEq)]
-pub struct Unknown(pub Prefix);
+pub(super) struct Unknown(pub Prefix);
 
 impl UnitBook {
     /// `initial`: the units to walk (all of the same depth); `units`: the
     /// run's unit count; `done`: what is already counted.
-    pub fn new(initial: &[Prefix], units: u64, done: Counters) -> UnitBook {
+    pub(super) fn new(initial: &[Prefix], units: u64, done: Counters) -> UnitBook {
         UnitBook {
             depth: initial.first().map_or(0, Prefix::depth),
             open: initial
@@ -81,21 +81,21 @@ impl UnitBook {
         }
     }
 
-    pub fn on_donation(&mut self, pieces: &[Piece]) -> Result<(), Unknown> {
+    pub(super) fn on_donation(&mut self, pieces: &[Piece]) -> Result<(), Unknown> {
         for p in pieces {
             self.get(&p.prefix)?.pieces += 1;
         }
         Ok(())
     }
 
-    pub fn hold_texts(&mut self, unit: &Prefix, texts: Vec<String>) -> Result<(), Unknown> {
+    pub(super) fn hold_texts(&mut self, unit: &Prefix, texts: Vec<String>) -> Result<(), Unknown> {
         self.get(unit)?.texts.extend(texts);
         Ok(())
     }
 
     /// A rank finished its pieces of a unit; returns the unit's totals and
     /// solutions when that completes it.
-    pub fn on_done(&mut self, r: UnitReport) -> Result<Option<Completed>, Unknown> {
+    pub(super) fn on_done(&mut self, r: UnitReport) -> Result<Option<Completed>, Unknown> {
         let open = self.get(&r.unit)?;
         if r.received > open.pieces {
             return Err(Unknown(r.unit));
@@ -120,7 +120,7 @@ impl UnitBook {
     }
 
     /// Units not complete, in order.
-    pub fn remaining(&self) -> Vec<Prefix> {
+    pub(super) fn remaining(&self) -> Vec<Prefix> {
         let mut v: Vec<Prefix> = self.open.keys().cloned().collect();
         v.sort_by(|a, b| a.0.cmp(&b.0));
         v

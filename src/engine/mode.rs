@@ -33,6 +33,7 @@ impl Mode {
         self != Mode::Count
     }
 
+    /// The mode's name, as `--mode` takes it.
     pub fn as_str(self) -> &'static str {
         match self {
             Mode::Count => "count",
@@ -68,12 +69,16 @@ impl FromStr for Mode {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Uniqueness {
+    /// No solution.
     None,
+    /// Exactly one solution.
     Unique,
+    /// Two or more.
     Multiple,
 }
 
 impl Uniqueness {
+    /// The answer of a unique-mode search that found `found` solutions (it stops at two).
     pub fn from_found(found: u64) -> Self {
         match found {
             0 => Uniqueness::None,

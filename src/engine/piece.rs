@@ -9,6 +9,7 @@ use super::problem::Problem;
 use super::search::Task;
 use serde::{Deserialize, Serialize};
 
+/// A subtree as it crosses ranks: its prefix, and its node encoded where the problem can (a node is cheaper to send than to replay).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Piece {
     /// The whole path from the root, or (with `node`) its first levels.

@@ -9,10 +9,12 @@ use serde::{Deserialize, Serialize};
 pub struct Prefix(pub Vec<u32>);
 
 impl Prefix {
+    /// The empty path: the root.
     pub fn root() -> Self {
         Prefix(Vec::new())
     }
 
+    /// How many steps below the root it leads.
     pub fn depth(&self) -> usize {
         self.0.len()
     }

@@ -95,7 +95,9 @@ pub trait Problem: Send + Sync + 'static {
 /// What [`Problem::count_subtree`] found.
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
 pub struct SubtreeCount {
+    /// Solutions in the subtree (weighted).
     pub solutions: u64,
+    /// Nodes in the subtree, its root included.
     pub nodes: u64,
     /// How far below the subtree's root its deepest node lies, when the
     /// counter knows (`None`: the run reports no depth).

@@ -20,7 +20,7 @@ pub struct Task<N> {
 
 /// What the walk needs from whoever runs it. Called once per visited node,
 /// so implementations must be cheap (a relaxed atomic load or two).
-pub trait Context<N> {
+pub(super) trait Context<N> {
     /// The search must stop now (answer known, or terminated).
     fn stop(&self) -> bool;
     /// Some thread, here or on another rank, is hungry.
@@ -46,8 +46,11 @@ pub trait Context<N> {
 /// counter that does not know its depth).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Counters {
+    /// Nodes visited.
     pub nodes: u64,
+    /// Solutions found (weighted).
     pub solutions: u64,
+    /// The deepest node's depth, when the search knows it.
     pub depth: Option<u64>,
 }
 
@@ -69,7 +72,7 @@ pub fn deeper(a: Option<u64>, b: Option<u64>) -> Option<u64> {
 
 /// How much of its walk a split gives away ([`Context::split_size`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Split {
+pub(super) enum Split {
     /// The unexplored siblings at the shallowest level that has any: the
     /// biggest subtrees, for a thread of the same rank.
     Level,
@@ -137,7 +140,7 @@ impl<'p, P: Problem> Visitor<'p, P> {
 }
 
 /// Reusable state for walking tasks of one problem.
-pub struct Searcher<'p, P: Problem> {
+pub(super) struct Searcher<'p, P: Problem> {
     visitor: Visitor<'p, P>,
     /// `levels[l]`: the children of the node chosen at level `l - 1`
     /// (of the task's node for `l = 0`).
@@ -149,7 +152,7 @@ pub struct Searcher<'p, P: Problem> {
 }
 
 impl<'p, P: Problem> Searcher<'p, P> {
-    pub fn new(problem: &'p P, mode: Mode) -> Self {
+    pub(super) fn new(problem: &'p P, mode: Mode) -> Self {
         Searcher {
             visitor: Visitor::new(problem, mode),
             levels: Vec::new(),
@@ -160,7 +163,7 @@ impl<'p, P: Problem> Searcher<'p, P> {
 
     /// Nodes and solutions counted so far, and the deepest node, over
     /// every task run.
-    pub fn counters(&self) -> Counters {
+    pub(super) fn counters(&self) -> Counters {
         Counters {
             depth: deeper(self.visitor.counters.depth, self.visitor.task_depth),
             ..self.visitor.counters
@@ -168,7 +171,7 @@ impl<'p, P: Problem> Searcher<'p, P> {
     }
 
     /// The depth of the deepest node of the last task walked.
-    pub fn task_depth(&self) -> Option<u64> {
+    pub(super) fn task_depth(&self) -> Option<u64> {
         self.visitor.task_depth
     }
 
@@ -183,7 +186,7 @@ impl<'p, P: Problem> Searcher<'p, P> {
     }
 
     /// Walks the subtree of `task` to the end, or until `ctx.stop()`.
-    pub fn run<C: Context<P::Node>>(&mut self, task: &Task<P::Node>, ctx: &mut C) {
+    pub(super) fn run<C: Context<P::Node>>(&mut self, task: &Task<P::Node>, ctx: &mut C) {
         let depth0 = task.depth;
         let v = &mut self.visitor;
         v.counters.depth = deeper(v.counters.depth, v.task_depth);
@@ -291,7 +294,7 @@ impl<'p, P: Problem> Searcher<'p, P> {
 
 /// A context for a plain sequential search: nobody else wants work; stops
 /// after `limit` solutions when the mode has one; collects solution texts.
-pub struct Sequential {
+pub(super) struct Sequential {
     limit: Option<u64>,
     pub found: Vec<String>,
 }
@@ -333,7 +336,7 @@ pub fn sequential<P: Problem>(problem: &P, mode: Mode) -> (Counters, Vec<String>
 /// reached). Returns the frontier in child order, what visiting the expanded
 /// nodes counted, and the texts of solutions among them (in modes that keep
 /// solutions).
-pub fn expand<P: Problem>(
+pub(crate) fn expand<P: Problem>(
     problem: &P,
     mode: Mode,
     target: usize,

@@ -1,7 +1,7 @@
 //! What can be wrong with a puzzle's input, typed, with the one-line text
 //! users see (`file:line:col: what`, or the argument at fault).
 
-use super::input::InputError;
+use crate::input::InputError;
 
 /// Why a puzzle cannot be built from its arguments.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

@@ -1,4 +1,6 @@
-//! Helpers for tests that run the hysolve binary, alone or under mpirun.
+//! Helpers for the tests of the library (`tests/`) and of the command line
+//! (`cli/tests/`, which include this file): running the hysolve binary,
+//! alone or under mpirun, and ranks as threads.
 
 #![allow(dead_code)]
 
@@ -7,7 +9,27 @@ use std::process::{Child, Command, Output, Stdio};
 use std::time::{Duration, Instant};
 use wait_timeout::ChildExt;
 
-pub const BIN: &str = env!("CARGO_BIN_EXE_hysolve");
+/// A binary of the workspace (`hysolve`, `hysolve-sweep`): beside this
+/// test's own executable, in the same profile's folder (`cargo test` builds
+/// them first: the command-line and tools packages have tests of their own).
+pub fn workspace_bin(name: &str) -> String {
+    let exe = std::env::current_exe().expect("the test's own path");
+    // target/<profile>/deps/<test> -> target/<profile>/<name>
+    let dir = exe
+        .parent()
+        .and_then(Path::parent)
+        .expect("target/<profile>");
+    let bin = dir.join(name);
+    assert!(
+        bin.exists(),
+        "{} is not built: run `cargo build --release` (make test does)",
+        bin.display()
+    );
+    bin.to_string_lossy().into_owned()
+}
+
+/// The `hysolve` binary.
+pub static BIN: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| workspace_bin("hysolve"));
 
 /// OEIS A000170: solutions of the n-queens problem, n = 1..=17.
 pub const A000170: [u64; 17] = [
@@ -102,7 +124,7 @@ pub fn run_with_timeout(mut cmd: Command, limit: Duration) -> Output {
 
 /// `hysolve ARGS` as one plain process.
 pub fn hysolve(args: &[&str]) -> Output {
-    let mut cmd = Command::new(BIN);
+    let mut cmd = Command::new(&*BIN);
     cmd.args(args).env_remove("RUST_LOG");
     run_with_timeout(cmd, Duration::from_secs(120))
 }
@@ -123,7 +145,7 @@ pub fn mpirun(ranks: usize, threads: usize, args: &[&str]) -> Output {
     let mut cmd = Command::new("mpirun");
     cmd.args(["--oversubscribe", "--bind-to", "none", "-np"])
         .arg(ranks.to_string())
-        .arg(BIN)
+        .arg(&*BIN)
         .args(["--threads", &threads.to_string()])
         .args(args);
     mpi_env(&mut cmd);

@@ -3,7 +3,7 @@
 //! `README.md` beside this file.
 
 mod sleep;
-pub mod stats;
+pub(crate) mod stats;
 
 use crate::engine::mode::Mode;
 use crate::engine::prefix::Prefix;
@@ -21,7 +21,7 @@ use std::time::Instant;
 
 /// What the pool tells the thread that owns it (the rank's manager).
 #[derive(Debug)]
-pub enum PoolEvent<N> {
+pub(crate) enum PoolEvent<N> {
     /// Rendered solutions, in the order a worker found them; with unit
     /// tracking, the unit they belong to.
     Solutions {
@@ -40,7 +40,7 @@ pub enum PoolEvent<N> {
 /// it last reported it: the pieces of it the rank received, and the nodes
 /// and solutions of their walks.
 #[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-pub struct UnitReport {
+pub(crate) struct UnitReport {
     pub unit: Prefix,
     pub received: u64,
     pub nodes: u64,
@@ -106,7 +106,7 @@ struct Shared<N> {
 }
 
 /// A rank's worker threads.
-pub struct RankPool<N: Send + 'static> {
+pub(crate) struct RankPool<N: Send + 'static> {
     shared: Arc<Shared<N>>,
     handles: Vec<JoinHandle<WorkerStats>>,
 }
@@ -117,7 +117,7 @@ impl<N: Clone + Send + 'static> RankPool<N> {
     /// With `track_units`, the pool also accounts for every unit (initial
     /// prefix, see [`RankPool::set_initial_depth`]) and sends a
     /// [`PoolEvent::UnitDone`] when it holds no more of one.
-    pub fn start<P: Problem<Node = N>>(
+    pub(crate) fn start<P: Problem<Node = N>>(
         problem: Arc<P>,
         mode: Mode,
         limit: Option<u64>,
@@ -161,7 +161,7 @@ impl<N: Clone + Send + 'static> RankPool<N> {
     }
 
     /// Hands tasks to the pool.
-    pub fn inject(&self, tasks: Vec<Task<N>>) {
+    pub(crate) fn inject(&self, tasks: Vec<Task<N>>) {
         if tasks.is_empty() {
             return;
         }
@@ -185,7 +185,7 @@ impl<N: Clone + Send + 'static> RankPool<N> {
     /// at once; when none are queued, the next worker that can split its
     /// walk answers with a [`PoolEvent::Donated`]. Returns the tasks taken
     /// at once (possibly none) and whether that left the pool idle.
-    pub fn request_donation(&self) -> (Vec<Task<N>>, bool) {
+    pub(crate) fn request_donation(&self) -> (Vec<Task<N>>, bool) {
         let mut taken = Vec::new();
         let queued: usize = self.shared.injector.len()
             + self.shared.stealers.iter().map(Stealer::len).sum::<usize>();
@@ -219,19 +219,19 @@ impl<N: Clone + Send + 'static> RankPool<N> {
     }
 
     /// Withdraws a donation request that no worker has taken up.
-    pub fn withdraw_donation_request(&self) {
+    pub(crate) fn withdraw_donation_request(&self) {
         self.shared.remote_wanted.store(false, Ordering::SeqCst);
     }
 
     /// Tells the pool how deep the master's initial prefixes are, so that
     /// [`RankPool::progress`] can count them.
-    pub fn set_initial_depth(&self, depth: usize) {
+    pub(crate) fn set_initial_depth(&self, depth: usize) {
         self.shared.initial_depth.store(depth, Ordering::Relaxed);
     }
 
     /// Nodes, solutions and initial prefixes finished so far (updated at
     /// task ends).
-    pub fn progress(&self) -> Tally {
+    pub(crate) fn progress(&self) -> Tally {
         Tally {
             nodes: self.shared.live_nodes.load(Ordering::Relaxed),
             solutions: self.shared.live_solutions.load(Ordering::Relaxed),
@@ -240,7 +240,7 @@ impl<N: Clone + Send + 'static> RankPool<N> {
     }
 
     /// Stops every worker and returns their statistics.
-    pub fn stop(self) -> Vec<WorkerStats> {
+    pub(crate) fn stop(self) -> Vec<WorkerStats> {
         self.shared.stop.store(true, Ordering::SeqCst);
         self.shared.sleep.notify();
         self.handles

@@ -6,7 +6,7 @@ use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering::SeqCst};
 /// An epoch counter with a condition variable. See `README.md` beside this
 /// file for why a wake-up can never be lost.
 #[derive(Default)]
-pub struct Sleep {
+pub(super) struct Sleep {
     epoch: AtomicU64,
     sleepers: AtomicUsize,
     lock: Mutex<()>,
@@ -15,12 +15,12 @@ pub struct Sleep {
 
 impl Sleep {
     /// The current epoch. Read it *before* the last look for work.
-    pub fn epoch(&self) -> u64 {
+    pub(super) fn epoch(&self) -> u64 {
         self.epoch.load(SeqCst)
     }
 
     /// Parks the caller unless something was announced since `seen` was read.
-    pub fn wait(&self, seen: u64) {
+    pub(super) fn wait(&self, seen: u64) {
         let mut guard = self.lock.lock();
         self.sleepers.fetch_add(1, SeqCst);
         if self.epoch.load(SeqCst) == seen {
@@ -30,7 +30,7 @@ impl Sleep {
     }
 
     /// Announces new work (or a stop): wakes every parked worker.
-    pub fn notify(&self) {
+    pub(super) fn notify(&self) {
         self.epoch.fetch_add(1, SeqCst);
         if self.sleepers.load(SeqCst) > 0 {
             let _guard = self.lock.lock();

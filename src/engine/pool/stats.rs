@@ -29,8 +29,11 @@ pub struct WorkerStats {
 /// tasks, and how many of the master's initial prefixes this rank walked.
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Tally {
+    /// Nodes visited.
     pub nodes: u64,
+    /// Solutions found (weighted).
     pub solutions: u64,
+    /// Initial prefixes (units) finished.
     pub initial_done: u64,
 }
 

@@ -30,7 +30,9 @@ pub const MAX_SIDE: usize = 1000;
 /// A generated puzzle and its one solution (`true` = shaded).
 #[derive(Debug, Clone)]
 pub struct Generated {
+    /// The puzzle.
     pub grid: Grid,
+    /// Its one solution: shaded cells, row by row.
     pub solution: Vec<bool>,
     /// Second solutions that had to be ruled out.
     pub repairs: usize,

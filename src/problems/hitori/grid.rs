@@ -1,6 +1,6 @@
 //! The puzzle file: one row per line, whitespace-separated positive integers.
 
-use crate::problems::input::{InputError, words};
+use crate::input::{InputError, words};
 
 /// The most cells a grid may have (cell indices are `u32`, and the solver
 /// keeps a few words per cell).
@@ -13,26 +13,33 @@ pub const MAX_PEER_PAIRS: usize = 1 << 28;
 /// A rectangular grid of positive numbers, row-major.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Grid {
+    /// Rows.
     pub rows: usize,
+    /// Columns.
     pub cols: usize,
+    /// The numbers, row by row.
     pub values: Vec<u32>,
 }
 
 impl Grid {
+    /// A grid of `rows` x `cols` numbers, row by row.
     pub fn new(rows: usize, cols: usize, values: Vec<u32>) -> Grid {
         assert_eq!(rows * cols, values.len());
         Grid { rows, cols, values }
     }
 
+    /// The number at row `r`, column `c`.
     #[inline]
     pub fn at(&self, r: usize, c: usize) -> u32 {
         self.values[r * self.cols + c]
     }
 
+    /// Cells in the grid.
     pub fn len(&self) -> usize {
         self.values.len()
     }
 
+    /// Whether the grid has no cell.
     pub fn is_empty(&self) -> bool {
         self.values.is_empty()
     }

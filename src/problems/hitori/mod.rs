@@ -7,23 +7,22 @@
 //!    or column is unshaded.
 //!
 //! The search reasons rather than enumerates: the opening rules of the
-//! seed ([`rules`]) decide cells from the numbers alone, and after every
-//! decision the propagation of [`solver`] runs to a fixpoint, with
+//! seed (`rules`) decide cells from the numbers alone, and after every
+//! decision the propagation of `solver` runs to a fixpoint, with
 //! connectivity reasoning. A node is a propagated partial shading; its two
 //! children shade and unshade the most constrained unknown cell (each
 //! propagated, dead ones dropped). A node with no unknown cell left is a
 //! solution.
 
-pub mod door;
 pub mod generate;
 pub mod grid;
-pub mod rules;
+pub(crate) mod rules;
 pub mod solution;
-pub mod solver;
+pub(crate) mod solver;
 pub mod verify;
 
 use crate::engine::Problem;
-use crate::problems::input::{InputError, MAX_INPUT_BYTES, read_text};
+use crate::input::{InputError, MAX_INPUT_BYTES, read_text};
 use grid::Grid;
 use solver::{BLACK, Layout, Shading, UNKNOWN, WHITE};
 use std::path::Path;
@@ -71,6 +70,7 @@ impl Hitori {
         Ok(Hitori::new(grid, short))
     }
 
+    /// The grid this instance solves.
     pub fn grid(&self) -> &Grid {
         &self.grid
     }

@@ -9,7 +9,7 @@ use super::solver::{BLACK, WHITE};
 /// Cells decided by the opening rules, each with its colour. A cell may
 /// appear more than once; two different colours for one cell mean the grid
 /// has no solution (the propagation reports it).
-pub fn opening(grid: &Grid) -> Vec<(usize, u8)> {
+pub(crate) fn opening(grid: &Grid) -> Vec<(usize, u8)> {
     let mut out = Vec::new();
     let (rows, cols) = (grid.rows, grid.cols);
     let mut line: Vec<usize> = Vec::new();

@@ -2,11 +2,14 @@
 //! shaded, `.` unshaded, one row per line): the one parser the verifier,
 //! the viewer and the tests share.
 
-use crate::problems::input::BlockError;
+use crate::input::BlockError;
 
+/// A shading, as a solutions file holds it (`#` shaded, `.` white).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Solution {
+    /// Rows.
     pub rows: usize,
+    /// Columns.
     pub cols: usize,
     /// Shaded cells, row by row.
     pub shaded: Vec<bool>,

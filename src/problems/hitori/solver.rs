@@ -39,13 +39,13 @@
 use super::grid::Grid;
 use std::cell::RefCell;
 
-pub const UNKNOWN: u8 = 0;
-pub const WHITE: u8 = 1;
-pub const BLACK: u8 = 2;
+pub(crate) const UNKNOWN: u8 = 0;
+pub(crate) const WHITE: u8 = 1;
+pub(crate) const BLACK: u8 = 2;
 
 /// The fixed structure of a grid: its shape and its peer lists.
 #[derive(Debug, Clone)]
-pub struct Layout {
+pub(crate) struct Layout {
     pub rows: usize,
     pub cols: usize,
     /// Peers of cell `i`: `peers[peer_start[i]..peer_start[i + 1]]`.
@@ -82,10 +82,10 @@ thread_local! {
 
 /// Where a contradiction was met: the branch is dead.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Dead;
+pub(crate) struct Dead;
 
 impl Layout {
-    pub fn new(grid: &Grid) -> Layout {
+    pub(crate) fn new(grid: &Grid) -> Layout {
         let (rows, cols) = (grid.rows, grid.cols);
         let mut peer_start = Vec::with_capacity(grid.len() + 1);
         let mut peers = Vec::new();
@@ -144,16 +144,12 @@ impl Layout {
         }
     }
 
-    pub fn len(&self) -> usize {
+    pub(crate) fn len(&self) -> usize {
         self.rows * self.cols
     }
 
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
-
     #[inline]
-    pub fn peers(&self, i: usize) -> &[u32] {
+    pub(crate) fn peers(&self, i: usize) -> &[u32] {
         &self.peers[self.peer_start[i] as usize..self.peer_start[i + 1] as usize]
     }
 
@@ -165,7 +161,7 @@ impl Layout {
     }
 
     /// The empty shading.
-    pub fn blank(&self) -> Shading {
+    pub(crate) fn blank(&self) -> Shading {
         Shading {
             cells: vec![UNKNOWN; self.len()].into_boxed_slice(),
             unknown: self.len() as u32,
@@ -175,7 +171,12 @@ impl Layout {
 
     /// Decides `cells` (each with its colour), then propagates to a fixpoint.
     /// `s` must be the result of an earlier propagation, or `first` set.
-    pub fn decide(&self, s: &mut Shading, cells: &[(usize, u8)], first: bool) -> Result<(), Dead> {
+    pub(crate) fn decide(
+        &self,
+        s: &mut Shading,
+        cells: &[(usize, u8)],
+        first: bool,
+    ) -> Result<(), Dead> {
         SCRATCH.with(|scratch| {
             let sc = &mut *scratch.borrow_mut();
             sc.queue.clear();
@@ -321,7 +322,7 @@ impl Layout {
 
     /// The unknown cell to branch on: the one with most unknown peers (its
     /// whitening shades the most), first in reading order among equals.
-    pub fn branch_cell(&self, s: &Shading) -> Option<usize> {
+    pub(crate) fn branch_cell(&self, s: &Shading) -> Option<usize> {
         let mut best = None;
         let mut best_score = 0usize;
         for (i, &c) in s.cells.iter().enumerate() {

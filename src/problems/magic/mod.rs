@@ -5,7 +5,7 @@
 //! Two solvers: 5x5 squares go by whole lines ([`lines`]); this module's
 //! cell-by-cell search takes every other order (and 5x5 with `--by cells`).
 //!
-//! The search fills cells in the fixed order of [`plan`], which closes lines
+//! The search fills cells in the fixed order of `plan`, which closes lines
 //! early and derives the last cell of each line from its sum. A node is a
 //! square filled up to some step. State: the values, a bitset of used
 //! numbers, and per line the sum so far and the count of empty cells. A
@@ -17,16 +17,15 @@
 //! Counting below a cut-off depth runs in place (place, recurse, undo), with
 //! no allocation; the generic walk above it clones nodes.
 
-pub mod door;
 pub mod lines;
-pub mod plan;
+pub(crate) mod plan;
 pub mod solution;
 pub mod square;
 pub mod verify;
 
 use crate::engine::{Problem, SubtreeCount};
+use crate::input::read_text;
 use crate::problems::PuzzleError;
-use crate::problems::input::read_text;
 use plan::{MAX_LINES, Plan, Step};
 use square::Given;
 use std::path::Path;
@@ -109,6 +108,7 @@ impl Magic {
         Magic::new(given, short, distinct)
     }
 
+    /// The square as given.
     pub fn given(&self) -> &Given {
         &self.given
     }

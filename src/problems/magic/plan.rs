@@ -13,17 +13,17 @@
 use super::square::Given;
 
 /// The most lines: n rows, n columns, two diagonals.
-pub const MAX_LINES: usize = 2 * super::square::MAX_N + 2;
+pub(crate) const MAX_LINES: usize = 2 * super::square::MAX_N + 2;
 
 /// Up to four lines (those through one cell), inline for the hot loop.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct LineSet {
+pub(crate) struct LineSet {
     ids: [u8; 4],
     len: u8,
 }
 
 impl LineSet {
-    pub fn from_slice(lines: &[u8]) -> LineSet {
+    pub(crate) fn from_slice(lines: &[u8]) -> LineSet {
         let mut set = LineSet::default();
         for &l in lines {
             set.ids[set.len as usize] = l;
@@ -33,14 +33,14 @@ impl LineSet {
     }
 
     #[inline]
-    pub fn as_slice(&self) -> &[u8] {
+    pub(crate) fn as_slice(&self) -> &[u8] {
         &self.ids[..self.len as usize]
     }
 }
 
 /// One placement of the search.
 #[derive(Debug, Clone)]
-pub struct Step {
+pub(crate) struct Step {
     pub cell: u16,
     /// The line whose sum decides this cell, or `None`: try every value.
     pub derive: Option<u8>,
@@ -58,7 +58,7 @@ pub struct Step {
 
 /// The fixed structure of a search.
 #[derive(Debug, Clone)]
-pub struct Plan {
+pub(crate) struct Plan {
     pub n: usize,
     pub magic_sum: u32,
     /// Cells of each line: rows 0..n, columns n..2n, the main diagonal, the other.
@@ -69,7 +69,7 @@ pub struct Plan {
 impl Plan {
     /// The order for `given`; `less` lists pairs (a, b) of cells with
     /// value(a) < value(b) (symmetry breaking), checked when the later one is placed.
-    pub fn new(given: &Given, less: &[(u16, u16)]) -> Plan {
+    pub(crate) fn new(given: &Given, less: &[(u16, u16)]) -> Plan {
         let n = given.n;
         let mut lines: Vec<Vec<u16>> = Vec::with_capacity(2 * n + 2);
         for r in 0..n {

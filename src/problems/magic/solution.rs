@@ -1,10 +1,12 @@
 //! A square in the solutions-file format (n rows of n whitespace-separated
 //! numbers): the one parser the verifier, the viewer and the tests share.
 
-use crate::problems::input::BlockError;
+use crate::input::BlockError;
 
+/// A filled square, as a solutions file holds it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Solution {
+    /// Its order.
     pub n: usize,
     /// The numbers, row by row.
     pub values: Vec<u64>,

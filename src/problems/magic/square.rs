@@ -1,7 +1,7 @@
 //! The input: n rows of n integers, `-1` for an empty cell.
 
+use crate::input::{InputError, words};
 use crate::problems::PuzzleError;
-use crate::problems::input::{InputError, words};
 
 /// The largest order: numbers up to 256 fit the solver's bitset.
 pub const MAX_N: usize = 16;
@@ -9,7 +9,9 @@ pub const MAX_N: usize = 16;
 /// A partially filled square; `0` marks an empty cell.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Given {
+    /// The order.
     pub n: usize,
+    /// The numbers, row by row; 0 for an empty cell.
     pub cells: Vec<u16>,
 }
 

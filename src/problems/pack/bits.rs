@@ -2,57 +2,57 @@
 //! Every function is small and generic over `W`, so each board size gets its
 //! own straight-line code (a single `u64` for boards up to 64 cells).
 
-pub type Bits<const W: usize> = [u64; W];
+pub(crate) type Bits<const W: usize> = [u64; W];
 
 #[inline(always)]
-pub fn zero<const W: usize>() -> Bits<W> {
+pub(crate) fn zero<const W: usize>() -> Bits<W> {
     [0; W]
 }
 
 #[inline(always)]
-pub fn is_zero<const W: usize>(a: &Bits<W>) -> bool {
+pub(crate) fn is_zero<const W: usize>(a: &Bits<W>) -> bool {
     a.iter().all(|&w| w == 0)
 }
 
 #[inline(always)]
-pub fn and<const W: usize>(a: &Bits<W>, b: &Bits<W>) -> Bits<W> {
+pub(crate) fn and<const W: usize>(a: &Bits<W>, b: &Bits<W>) -> Bits<W> {
     std::array::from_fn(|i| a[i] & b[i])
 }
 
 #[inline(always)]
-pub fn or<const W: usize>(a: &Bits<W>, b: &Bits<W>) -> Bits<W> {
+pub(crate) fn or<const W: usize>(a: &Bits<W>, b: &Bits<W>) -> Bits<W> {
     std::array::from_fn(|i| a[i] | b[i])
 }
 
 #[inline(always)]
-pub fn xor<const W: usize>(a: &Bits<W>, b: &Bits<W>) -> Bits<W> {
+pub(crate) fn xor<const W: usize>(a: &Bits<W>, b: &Bits<W>) -> Bits<W> {
     std::array::from_fn(|i| a[i] ^ b[i])
 }
 
 /// Whether cell `i` is set.
 #[inline(always)]
-pub fn test<const W: usize>(a: &Bits<W>, i: usize) -> bool {
+pub(crate) fn test<const W: usize>(a: &Bits<W>, i: usize) -> bool {
     (a[i / 64] >> (i % 64)) & 1 == 1
 }
 
 #[inline(always)]
-pub fn and_not<const W: usize>(a: &Bits<W>, b: &Bits<W>) -> Bits<W> {
+pub(crate) fn and_not<const W: usize>(a: &Bits<W>, b: &Bits<W>) -> Bits<W> {
     std::array::from_fn(|i| a[i] & !b[i])
 }
 
 #[inline(always)]
-pub fn is_subset<const W: usize>(a: &Bits<W>, b: &Bits<W>) -> bool {
+pub(crate) fn is_subset<const W: usize>(a: &Bits<W>, b: &Bits<W>) -> bool {
     (0..W).all(|i| a[i] & !b[i] == 0)
 }
 
 #[inline(always)]
-pub fn count<const W: usize>(a: &Bits<W>) -> u32 {
+pub(crate) fn count<const W: usize>(a: &Bits<W>) -> u32 {
     a.iter().map(|w| w.count_ones()).sum()
 }
 
 /// The lowest set bit's index.
 #[inline(always)]
-pub fn lowest<const W: usize>(a: &Bits<W>) -> Option<usize> {
+pub(crate) fn lowest<const W: usize>(a: &Bits<W>) -> Option<usize> {
     (0..W)
         .find(|&i| a[i] != 0)
         .map(|i| i * 64 + a[i].trailing_zeros() as usize)
@@ -60,7 +60,7 @@ pub fn lowest<const W: usize>(a: &Bits<W>) -> Option<usize> {
 
 /// Only the lowest set bit.
 #[inline(always)]
-pub fn lowest_bit<const W: usize>(a: &Bits<W>) -> Bits<W> {
+pub(crate) fn lowest_bit<const W: usize>(a: &Bits<W>) -> Bits<W> {
     let mut out = [0; W];
     if let Some(i) = (0..W).find(|&i| a[i] != 0) {
         out[i] = a[i] & a[i].wrapping_neg();
@@ -69,13 +69,13 @@ pub fn lowest_bit<const W: usize>(a: &Bits<W>) -> Bits<W> {
 }
 
 #[inline(always)]
-pub fn set<const W: usize>(a: &mut Bits<W>, i: usize) {
+pub(crate) fn set<const W: usize>(a: &mut Bits<W>, i: usize) {
     a[i / 64] |= 1 << (i % 64);
 }
 
 /// Bits moved k places up (towards higher indices).
 #[inline(always)]
-pub fn shl<const W: usize>(a: &Bits<W>, k: usize) -> Bits<W> {
+pub(crate) fn shl<const W: usize>(a: &Bits<W>, k: usize) -> Bits<W> {
     let (q, r) = (k / 64, k % 64);
     std::array::from_fn(|i| {
         if i < q {
@@ -93,7 +93,7 @@ pub fn shl<const W: usize>(a: &Bits<W>, k: usize) -> Bits<W> {
 
 /// Bits moved k places down (towards lower indices).
 #[inline(always)]
-pub fn shr<const W: usize>(a: &Bits<W>, k: usize) -> Bits<W> {
+pub(crate) fn shr<const W: usize>(a: &Bits<W>, k: usize) -> Bits<W> {
     let (q, r) = (k / 64, k % 64);
     std::array::from_fn(|i| {
         if i + q >= W {
@@ -110,7 +110,7 @@ pub fn shr<const W: usize>(a: &Bits<W>, k: usize) -> Bits<W> {
 }
 
 /// The indices of the set bits, ascending.
-pub fn ones<const W: usize>(a: &Bits<W>) -> impl Iterator<Item = usize> + '_ {
+pub(crate) fn ones<const W: usize>(a: &Bits<W>) -> impl Iterator<Item = usize> + '_ {
     (0..W).flat_map(move |i| {
         let mut w = a[i];
         std::iter::from_fn(move || {

@@ -4,8 +4,8 @@
 //! as layers separated by a blank line; `%` starts a comment line. Shorter
 //! rows and layers are padded with holes.
 
+use crate::input::{InputError, read_text};
 use crate::problems::PuzzleError;
-use crate::problems::input::{InputError, read_text};
 use std::path::Path;
 
 /// The most cells in a figure's bounding box (the solver's bitboards).
@@ -14,10 +14,15 @@ pub const MAX_BOX: usize = 512;
 /// A figure inside its bounding box; cell (x, y, z) has index x + w(y + h z).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Figure {
+    /// Its name (the box, or the file).
     pub name: String,
+    /// Width of the bounding box.
     pub w: usize,
+    /// Height of the bounding box.
     pub h: usize,
+    /// Depth of the bounding box (1 when flat).
     pub d: usize,
+    /// Which cells of the box belong to the figure, x fastest, then y, then z.
     pub filled: Vec<bool>,
 }
 
@@ -140,10 +145,12 @@ impl Figure {
         })
     }
 
+    /// Cells to fill.
     pub fn cells(&self) -> usize {
         self.filled.iter().filter(|&&c| c).count()
     }
 
+    /// The index of cell (x, y, z), if it lies in the box.
     #[inline]
     pub fn index(&self, x: i32, y: i32, z: i32) -> Option<usize> {
         let (w, h, d) = (self.w as i32, self.h as i32, self.d as i32);
@@ -151,6 +158,7 @@ impl Figure {
             .then(|| (x + w * (y + h * z)) as usize)
     }
 
+    /// The coordinates of cell `i`.
     pub fn coords(&self, i: usize) -> [i32; 3] {
         [
             (i % self.w) as i32,

@@ -6,14 +6,14 @@ use super::pieces::Cell;
 /// A linear map of the grid: axis k of the image is `sign[k]` times axis
 /// `perm[k]` of the original.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Transform {
+pub(crate) struct Transform {
     pub perm: [usize; 3],
     pub sign: [i32; 3],
 }
 
 impl Transform {
     /// All 48 signed permutations, the identity first.
-    pub fn all() -> Vec<Transform> {
+    pub(crate) fn all() -> Vec<Transform> {
         let perms = [
             [0, 1, 2],
             [0, 2, 1],
@@ -33,7 +33,7 @@ impl Transform {
     }
 
     /// Whether the map is a rotation (determinant +1).
-    pub fn is_rotation(&self) -> bool {
+    pub(crate) fn is_rotation(&self) -> bool {
         let p = self.perm;
         let inversions = (p[0] > p[1]) as i32 + (p[0] > p[2]) as i32 + (p[1] > p[2]) as i32;
         let parity = if inversions % 2 == 0 { 1 } else { -1 };
@@ -41,18 +41,18 @@ impl Transform {
     }
 
     /// Whether the map keeps the z axis where it is (a map of the plane).
-    pub fn is_planar(&self) -> bool {
+    pub(crate) fn is_planar(&self) -> bool {
         self.perm[2] == 2 && self.sign[2] == 1
     }
 
     #[inline]
-    pub fn apply(&self, c: Cell) -> Cell {
+    pub(crate) fn apply(&self, c: Cell) -> Cell {
         [0, 1, 2].map(|k| self.sign[k] * c[self.perm[k]])
     }
 }
 
 /// Translates cells so each coordinate starts at 0, and sorts them.
-pub fn normalize(cells: &[Cell]) -> Vec<Cell> {
+pub(crate) fn normalize(cells: &[Cell]) -> Vec<Cell> {
     let min = [0, 1, 2].map(|k| cells.iter().map(|c| c[k]).min().unwrap_or(0));
     let mut out: Vec<Cell> = cells
         .iter()
@@ -65,7 +65,7 @@ pub fn normalize(cells: &[Cell]) -> Vec<Cell> {
 /// The maps a piece may be moved by: the 24 rotations for 3D sets; for 2D
 /// sets the 8 maps of the plane (turning a flat piece over is a rotation in
 /// space).
-pub fn piece_maps(three_d: bool) -> Vec<Transform> {
+pub(crate) fn piece_maps(three_d: bool) -> Vec<Transform> {
     Transform::all()
         .into_iter()
         .filter(|t| {
@@ -79,7 +79,7 @@ pub fn piece_maps(three_d: bool) -> Vec<Transform> {
 }
 
 /// The distinct orientations of a piece, normalized, in a fixed order.
-pub fn orientations(cells: &[Cell], three_d: bool) -> Vec<Vec<Cell>> {
+pub(crate) fn orientations(cells: &[Cell], three_d: bool) -> Vec<Vec<Cell>> {
     let mut out: Vec<Vec<Cell>> = Vec::new();
     for t in piece_maps(three_d) {
         let shape = normalize(&cells.iter().map(|&c| t.apply(c)).collect::<Vec<_>>());

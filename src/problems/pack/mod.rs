@@ -18,30 +18,29 @@
 //! still be filled: at least as large as the smallest piece left, and a
 //! multiple of the greatest common divisor of the sizes left; and the
 //! pieces left must still be able to balance the black and white cells of
-//! a chessboard colouring of the empty cells ([`parity`]). Counting below
+//! a chessboard colouring of the empty cells (`parity`). Counting below
 //! a cut-off runs in place, with no allocation per node (the 3D counter's
 //! lists live in one buffer per subtree counted).
 //!
 //! `--distinct` counts solutions up to the figure's symmetries that map the
-//! piece set onto itself ([`symmetry`]), exactly, by restricting one piece to
+//! piece set onto itself (`symmetry`), exactly, by restricting one piece to
 //! one placement per orbit; that piece is placed first, at the root, so
 //! the search is about 1/|G| of the count of every packing (or less: a
 //! piece fixed early prunes more).
 
-pub mod bits;
-pub mod door;
+pub(crate) mod bits;
 pub mod export;
 mod fewest;
 pub mod figure;
-pub mod geometry;
-pub mod parity;
+pub(crate) mod geometry;
+pub(crate) mod parity;
 pub mod pieces;
 pub mod solution;
-pub mod symmetry;
+pub(crate) mod symmetry;
 pub mod verify;
 
 use crate::engine::{Problem, SubtreeCount};
-use crate::problems::{Job, PuzzleError, job};
+use crate::problems::PuzzleError;
 use bits::Bits;
 use figure::Figure;
 use parity::Parity;
@@ -56,7 +55,7 @@ pub struct Packing<const W: usize> {
     placed: [u32; MAX_PIECES],
     count: u8,
     /// The multiset of pieces left as an index of the colouring table
-    /// ([`parity`]), and black minus white among the empty cells.
+    /// (`parity`), and black minus white among the empty cells.
     rest: u32,
     imbalance: i32,
 }
@@ -64,6 +63,7 @@ pub struct Packing<const W: usize> {
 /// The prepared instance, independent of the board size.
 #[derive(Debug, Clone)]
 pub struct Layout {
+    /// The pieces.
     pub set: PieceSet,
     /// The figure as the search sees it: axes reordered so the first is the
     /// shortest (the lowest-empty-cell scan then runs along the short side,
@@ -184,11 +184,17 @@ impl Layout {
         (self.figure.w * self.figure.h * self.figure.d).div_ceil(64)
     }
 
-    /// The search for this layout, on the smallest board it fits: each
-    /// board size is compiled separately, so the hot loop works on a fixed
-    /// number of words. A count of every packing (`count` and not
+    /// The search for this layout, on the smallest board it fits, handed
+    /// to `then`: each board size is compiled separately, so the hot loop
+    /// works on a fixed number of words, and `then` is called with the
+    /// size's own type. A count of every packing (`count` and not
     /// `distinct`) is weighted by symmetry ([`Pack::weighted`]).
-    pub fn into_job(self, distinct: bool, count: bool) -> Result<Box<dyn Job>, PuzzleError> {
+    pub fn search<T: WithPack>(
+        self,
+        distinct: bool,
+        count: bool,
+        then: T,
+    ) -> Result<T::Output, PuzzleError> {
         fn make<const W: usize>(
             l: Layout,
             distinct: bool,
@@ -201,12 +207,21 @@ impl Layout {
             }
         }
         Ok(match self.words() {
-            1 => job(make::<1>(self, distinct, count)?, None),
-            2 => job(make::<2>(self, distinct, count)?, None),
-            3 | 4 => job(make::<4>(self, distinct, count)?, None),
-            _ => job(make::<8>(self, distinct, count)?, None),
+            1 => then.with(make::<1>(self, distinct, count)?),
+            2 => then.with(make::<2>(self, distinct, count)?),
+            3 | 4 => then.with(make::<4>(self, distinct, count)?),
+            _ => then.with(make::<8>(self, distinct, count)?),
         })
     }
+}
+
+/// What to do with a packing search once its board size, a type of its
+/// own, is known ([`Layout::search`]): run it, say.
+pub trait WithPack {
+    /// What `with` returns.
+    type Output;
+    /// Takes the search on a board of `W` 64-bit words.
+    fn with<const W: usize>(self, pack: Pack<W>) -> Self::Output;
 }
 
 /// A packing instance on a board of `W` words.
@@ -255,7 +270,7 @@ pub struct Pack<const W: usize> {
     /// `images[s][p]`: the placement symmetry `s` maps placement `p` to.
     images: Vec<Vec<u32>>,
     sizes: Vec<u32>,
-    /// The colouring bound ([`parity`]): each placement's black minus white
+    /// The colouring bound (`parity`): each placement's black minus white
     /// cells, what placing a kind takes off the multiset index, and the
     /// table (`None` where the bound cannot cut: the weights and
     /// imbalances are then 0).
@@ -619,7 +634,7 @@ impl<const W: usize> Pack<W> {
     }
 
     /// Whether the pieces left after placing `p` in `s` can still balance
-    /// the colours of the empty cells ([`parity`]).
+    /// the colours of the empty cells (`parity`).
     #[inline(always)]
     fn colours_ok(&self, s: &Packing<W>, p: u32) -> bool {
         let Some(table) = &self.parity else {

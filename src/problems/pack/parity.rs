@@ -28,7 +28,7 @@ const MAX_ENTRIES: usize = 1 << 16;
 
 /// The reachable imbalances of every multiset of pieces left.
 #[derive(Debug, Clone)]
-pub struct Parity {
+pub(crate) struct Parity {
     /// `weight[k]`: how much one copy of kind `k` adds to a multiset's index.
     weight: [u32; MAX_KINDS],
     /// `reach[index]`: bit `OFFSET + v` set when the pieces left can sum to `v`.
@@ -39,7 +39,7 @@ impl Parity {
     /// The table for `set`, given each kind's imbalance magnitude. `None`
     /// when it could never cut (every magnitude 0) or would be too large
     /// (more multisets than `MAX_ENTRIES`, or sums beyond +-63).
-    pub fn new(set: &PieceSet, magnitude: &[u32]) -> Option<Parity> {
+    pub(crate) fn new(set: &PieceSet, magnitude: &[u32]) -> Option<Parity> {
         let kinds = set.kinds.len();
         let total: u32 = (0..kinds)
             .map(|k| magnitude[k] * u32::from(set.kinds[k].copies))
@@ -74,7 +74,7 @@ impl Parity {
     }
 
     /// The index of the multiset that `left` copies of each kind make.
-    pub fn index(&self, left: &[u8; MAX_KINDS]) -> u32 {
+    pub(crate) fn index(&self, left: &[u8; MAX_KINDS]) -> u32 {
         left.iter()
             .zip(&self.weight)
             .map(|(&c, &w)| u32::from(c) * w)
@@ -83,13 +83,13 @@ impl Parity {
 
     /// What one copy of kind `k` adds to the index.
     #[inline(always)]
-    pub fn weight(&self, k: usize) -> u32 {
+    pub(crate) fn weight(&self, k: usize) -> u32 {
         self.weight[k]
     }
 
     /// Whether the multiset `index` can sum to `imbalance`.
     #[inline(always)]
-    pub fn reachable(&self, index: u32, imbalance: i32) -> bool {
+    pub(crate) fn reachable(&self, index: u32, imbalance: i32) -> bool {
         let bit = imbalance + OFFSET;
         (0..128).contains(&bit) && (self.reach[index as usize] >> bit) & 1 == 1
     }
@@ -97,7 +97,7 @@ impl Parity {
 
 /// Black minus white among `cells`, cell (x, y, z) black when x + y + z is
 /// even; `coords` gives a cell's coordinates.
-pub fn imbalance(cells: &[usize], coords: impl Fn(usize) -> [i32; 3]) -> i32 {
+pub(crate) fn imbalance(cells: &[usize], coords: impl Fn(usize) -> [i32; 3]) -> i32 {
     cells
         .iter()
         .map(|&c| {

@@ -6,11 +6,12 @@
 //! are copies of one piece (Double Soma): a solution is counted once
 //! whichever copy goes where.
 
-use crate::problems::input::{InputError, MAX_INPUT_BYTES, read_text, words};
+use crate::input::{InputError, MAX_INPUT_BYTES, read_text, words};
 use std::path::Path;
 
 /// The most piece kinds and the most pieces in all.
 pub const MAX_KINDS: usize = 32;
+/// The most pieces a set may have.
 pub const MAX_PIECES: usize = 64;
 /// The most cells in one piece.
 pub const MAX_PIECE_CELLS: usize = 64;
@@ -21,15 +22,20 @@ pub type Cell = [i32; 3];
 /// One kind of piece: its shape and how many copies the set has.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Kind {
+    /// The piece's name.
     pub name: String,
+    /// Its cells.
     pub cells: Vec<Cell>,
+    /// How many copies the set has.
     pub copies: u8,
 }
 
 /// A piece set.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PieceSet {
+    /// The piece's name.
     pub name: String,
+    /// Its kinds of piece.
     pub kinds: Vec<Kind>,
     /// 3D pieces rotate only; 2D pieces may also be turned over.
     pub three_d: bool,

@@ -3,8 +3,9 @@
 //! side on each line, separated by single spaces): the one parser the
 //! verifier, the viewer and the tests share.
 
-use crate::problems::input::BlockError;
+use crate::input::BlockError;
 
+/// A packing, as a solutions file holds it (a letter a piece).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Solution {
     /// Piece labels (`None`: not part of the figure), as `[layer][row][col]`.

@@ -24,7 +24,7 @@ use std::collections::HashMap;
 
 /// What the search needs to count one packing per class.
 #[derive(Debug, Clone)]
-pub struct Breaking {
+pub(crate) struct Breaking {
     pub allowed: Vec<bool>,
     pub fixers: HashMap<u32, Vec<usize>>,
     pub restricted: Option<u8>,
@@ -49,7 +49,7 @@ struct Symmetry {
 }
 
 impl Breaking {
-    pub fn new(layout: &Layout, distinct: bool) -> Result<Breaking, PuzzleError> {
+    pub(crate) fn new(layout: &Layout, distinct: bool) -> Result<Breaking, PuzzleError> {
         let n = layout.placements.len();
         let identity = Breaking {
             allowed: vec![true; n],

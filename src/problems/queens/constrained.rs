@@ -38,11 +38,11 @@ use super::symmetry::{Bounds, Class, Tally};
 use crate::engine::simd::{self, Level};
 
 /// The most rows one register holds.
-pub const LANES: u32 = 16;
+pub(super) const LANES: u32 = 16;
 
 /// Whether the counter runs in this process: the processor has AVX-512 F
 /// and VPOPCNTDQ, and `HYSOLVE_SIMD` allows them ([`simd::level`]).
-pub fn available() -> bool {
+pub(super) fn available() -> bool {
     simd::level() >= Level::Avx512 && supported()
 }
 
@@ -66,7 +66,7 @@ fn supported() -> bool {
 /// `n - y <= LANES` and `y >= 1`; panics on a processor without AVX-512 F
 /// and VPOPCNTDQ (callers ask `available()` first).
 #[allow(clippy::too_many_arguments)]
-pub fn count(
+pub(super) fn count(
     class: Class,
     b: &Bounds,
     y: u32,

@@ -19,7 +19,6 @@
 //! (`constrained.rs`); elsewhere it walks the rows in order.
 
 mod constrained;
-pub mod door;
 pub mod solution;
 mod symmetry;
 

@@ -2,11 +2,12 @@
 //! `.` an empty square): the one parser the verifier, the viewer and the
 //! tests share, and the independent check of a solution.
 
-use crate::problems::input::BlockError;
+use crate::input::BlockError;
 
 /// The column of the queen in each row.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Solution {
+    /// The column of each row's queen.
     pub cols: Vec<usize>,
 }
 

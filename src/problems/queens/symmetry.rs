@@ -26,7 +26,7 @@ use super::constrained;
 
 /// The search a board belongs to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Class {
+pub(super) enum Class {
     /// Every board (modes that list solutions).
     Plain,
     /// Takaken's first case: a queen in the corner of the first row.
@@ -36,11 +36,11 @@ pub enum Class {
 }
 
 impl Class {
-    pub fn code(self) -> u8 {
+    pub(super) fn code(self) -> u8 {
         self as u8
     }
 
-    pub fn from_code(code: u8) -> Option<Class> {
+    pub(super) fn from_code(code: u8) -> Option<Class> {
         [Class::Plain, Class::Corner, Class::Side]
             .get(code as usize)
             .copied()
@@ -49,7 +49,7 @@ impl Class {
 
 /// The masks of one class search on an n x n board.
 #[derive(Debug, Clone, Copy)]
-pub struct Bounds {
+pub(super) struct Bounds {
     /// The last row's index (n - 1).
     last: u32,
     all: u32,
@@ -68,7 +68,7 @@ pub struct Bounds {
 }
 
 impl Bounds {
-    pub fn new(n: u32, bound1: u32) -> Bounds {
+    pub(super) fn new(n: u32, bound1: u32) -> Bounds {
         let last = n - 1;
         let all = if n == 32 { u32::MAX } else { (1u32 << n) - 1 };
         let top = 1u32 << last;
@@ -89,18 +89,18 @@ impl Bounds {
     }
 
     /// The same bounds, counted by the row-order walk alone.
-    pub fn row_order(self) -> Bounds {
+    pub(super) fn row_order(self) -> Bounds {
         Bounds {
             constrained: false,
             ..self
         }
     }
 
-    pub fn last(&self) -> u32 {
+    pub(super) fn last(&self) -> u32 {
         self.last
     }
 
-    pub fn all(&self) -> u32 {
+    pub(super) fn all(&self) -> u32 {
         self.all
     }
 
@@ -108,7 +108,7 @@ impl Bounds {
     /// the rows above hold (for `constrained.rs`; [`Bounds::side`] asks
     /// instead, at row `bound2`, that both edge columns be taken by then,
     /// which with every column taken once is the same set of boards).
-    pub fn row_mask(&self, class: Class, row: u32) -> u32 {
+    pub(super) fn row_mask(&self, class: Class, row: u32) -> u32 {
         match class {
             Class::Corner => self.corner(row, self.all),
             Class::Side if row == self.last => self.all & !self.last_mask,
@@ -125,14 +125,14 @@ impl Bounds {
 
     /// The squares of row `y` a Corner board may use, of `free`.
     #[inline(always)]
-    pub fn corner(&self, y: u32, free: u32) -> u32 {
+    pub(super) fn corner(&self, y: u32, free: u32) -> u32 {
         if y < self.bound1 { free & !2 } else { free }
     }
 
     /// The squares of row `y` a Side board with columns `cols` taken may
     /// use, of `free`.
     #[inline(always)]
-    pub fn side(&self, y: u32, cols: u32, free: u32) -> u32 {
+    pub(super) fn side(&self, y: u32, cols: u32, free: u32) -> u32 {
         if y == self.last {
             if free & self.last_mask != 0 { 0 } else { free }
         } else if y < self.bound1 {
@@ -152,7 +152,7 @@ impl Bounds {
     /// each row) stands for: 2, 4 or 8 when it is the smallest of its
     /// class under rotation, 0 when a rotation of it is smaller (that one
     /// is counted instead).
-    pub fn check(&self, board: &[u32]) -> u64 {
+    pub(super) fn check(&self, board: &[u32]) -> u64 {
         let last = self.last as usize;
         // 90 degrees: compare row `own` of the board with column `ptn`
         // read from the other side.
@@ -224,7 +224,7 @@ impl Bounds {
 
 /// Running totals of a counter.
 #[derive(Debug, Default)]
-pub struct Tally {
+pub(super) struct Tally {
     pub solutions: u64,
     pub nodes: u64,
 }
@@ -234,7 +234,7 @@ pub struct Tally {
 /// two rows are fused: a next-to-last queen leads to as many boards as the
 /// last row has free squares. Once at most 16 rows are left, and the
 /// processor has AVX-512, `constrained.rs` counts the rest.
-pub fn count_corner(b: &Bounds, y: u32, cols: u32, left: u32, right: u32, t: &mut Tally) {
+pub(super) fn count_corner(b: &Bounds, y: u32, cols: u32, left: u32, right: u32, t: &mut Tally) {
     if b.hands_over(y) {
         constrained::count(Class::Corner, b, y, cols, left, right, [0; 32], t);
         return;
@@ -278,7 +278,7 @@ pub fn count_corner(b: &Bounds, y: u32, cols: u32, left: u32, right: u32, t: &mu
 /// board with the weight [`Bounds::check`] gives it, adding every board
 /// placed to `t.nodes`. Once at most 16 rows are left, and the processor
 /// has AVX-512, `constrained.rs` counts the rest.
-pub fn count_side(
+pub(super) fn count_side(
     b: &Bounds,
     y: u32,
     cols: u32,

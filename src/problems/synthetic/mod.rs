@@ -15,33 +15,39 @@
 //! solutions are the very last leaves in child order, behind every dead
 //! subtree (the worst case for `first` mode).
 
-pub mod door;
-
 use crate::engine::Problem;
 use crate::problems::PuzzleError;
 use std::hint::black_box;
 
-/// Parameters of a synthetic tree (also its command-line arguments).
-#[derive(Debug, Clone, PartialEq, Eq, clap::Args)]
+/// Parameters of a synthetic tree (the command line's `synthetic`
+/// arguments, with the same defaults: [`Synthetic::default`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Synthetic {
     /// Seed of the tree's shape
-    #[arg(long, default_value_t = 1)]
     pub seed: u64,
     /// Number of solutions in the tree
-    #[arg(long, default_value_t = 10_000)]
     pub leaves: u64,
     /// Solutions lie at this depth or deeper
-    #[arg(long, default_value_t = 4)]
     pub min_depth: u32,
     /// Depth of the solution-free subtrees hanging off the tree
-    #[arg(long, default_value_t = 8)]
     pub dead_depth: u32,
     /// Put the solutions behind every other leaf in child order
-    #[arg(long)]
     pub needle: bool,
     /// Extra hashing rounds per node (simulated node cost)
-    #[arg(long, default_value_t = 0)]
     pub work: u32,
+}
+
+impl Default for Synthetic {
+    fn default() -> Self {
+        Synthetic {
+            seed: 1,
+            leaves: 10_000,
+            min_depth: 4,
+            dead_depth: 8,
+            needle: false,
+            work: 0,
+        }
+    }
 }
 
 /// The largest `dead_depth` accepted: dead subtrees grow like 2^depth.
@@ -49,6 +55,7 @@ pub const MAX_DEAD_DEPTH: u32 = 30;
 /// The largest `min_depth` accepted.
 pub const MAX_MIN_DEPTH: u32 = 64;
 
+/// A node of the synthetic tree.
 #[derive(Debug, Clone)]
 pub struct SynNode {
     key: u64,
@@ -67,6 +74,7 @@ fn mix(mut z: u64) -> u64 {
 }
 
 impl Synthetic {
+    /// Refuses parameters out of range (depths past their maxima).
     pub fn validate(&self) -> Result<(), PuzzleError> {
         if self.dead_depth > MAX_DEAD_DEPTH {
             return Err(PuzzleError::Argument(format!(

@@ -11,7 +11,6 @@
 //! shape ([`params`]). Leaves are the solutions: a count reports nodes,
 //! leaves and the tree's depth.
 
-pub mod door;
 pub mod params;
 
 use crate::engine::Problem;

@@ -19,25 +19,32 @@ pub enum Shape {
 /// How a geometric tree's mean branching factor changes with depth (`-a`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Decay {
+    /// Linear decrease with depth.
     Linear,
+    /// Exponential decrease with depth.
     Exponential,
+    /// Cyclic with depth.
     Cyclic,
+    /// Fixed until the depth limit.
     Fixed,
 }
 
 /// The parameters of a tree, as the reference names them.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Params {
+    /// How a geometric tree's branching factor changes with depth.
     pub shape: Shape,
     /// `-b`: the root's branching factor.
     pub b: f64,
     /// `-r`: the root's seed.
     pub r: u32,
+    /// How a binomial tree's probabilities decay.
     pub decay: Decay,
     /// `-d`: the depth that shapes a geometric tree.
     pub d: u32,
     /// `-q`, `-m`: a binomial node has `m` children with probability `q`.
     pub q: f64,
+    /// Binomial: children of a node that has any (`-m`).
     pub m: u32,
     /// `-f`: where a hybrid tree turns binomial, as a fraction of `d`.
     pub f: f64,
@@ -62,10 +69,15 @@ impl Default for Params {
 /// A published tree: its name, parameters and counts.
 #[derive(Debug)]
 pub struct Published {
+    /// Its name (`T1L`).
     pub name: &'static str,
+    /// Its parameters, in the reference's syntax.
     pub args: &'static str,
+    /// Nodes in the tree.
     pub nodes: u64,
+    /// Its depth.
     pub depth: u64,
+    /// Its leaves.
     pub leaves: u64,
 }
 

@@ -7,7 +7,7 @@
 //! and takes one off the counts of each dropped option's primary items;
 //! going back restores the state saved one level up, with no undo work.
 //! The branching rule and the order of the children are those of the
-//! dancing links ([`super::links`]): fewest options first, ties to the
+//! dancing links (`links`): fewest options first, ties to the
 //! first item, options in file order; so both search exactly the same
 //! tree, node for node.
 //!
@@ -133,6 +133,7 @@ pub struct Bits {
 const COVERED: u16 = u16::MAX;
 
 impl Bits {
+    /// The search structure with nothing chosen, over `options` options.
     pub fn new(table: Arc<Table>, options: usize) -> Bits {
         let (w, p) = (table.words, table.primary);
         let mut live = vec![0u64; w];
@@ -248,6 +249,7 @@ impl Bits {
         }
     }
 
+    /// Whether every primary item is covered.
     pub fn solved(&self) -> bool {
         self.solved_at(self.depth)
     }

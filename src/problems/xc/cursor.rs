@@ -13,7 +13,7 @@ use std::cell::RefCell;
 use std::sync::Arc;
 
 /// Which structure searches an instance.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Engine {
     /// Bitsets over options where they fit ([`super::bits::MAX_OPTIONS`]),
     /// dancing links otherwise.
@@ -24,10 +24,32 @@ pub enum Engine {
     Bits,
 }
 
+impl Engine {
+    /// Every engine, by the name [`FromStr`](std::str::FromStr) reads.
+    pub const NAMES: [(&'static str, Engine); 3] = [
+        ("auto", Engine::Auto),
+        ("links", Engine::Links),
+        ("bits", Engine::Bits),
+    ];
+}
+
+impl std::str::FromStr for Engine {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Engine::NAMES
+            .iter()
+            .find(|(name, _)| *name == s)
+            .map(|&(_, e)| e)
+            .ok_or_else(|| format!("unknown engine '{s}' (auto, links or bits)"))
+    }
+}
+
 /// The structure with nothing chosen, from which each worker makes its own.
 #[derive(Debug)]
 pub enum Template {
+    /// Dancing links.
     Links(Links),
+    /// Bitsets over the options, and how many options.
     Bits(Arc<Table>, usize),
 }
 

@@ -4,7 +4,7 @@
 //! an option, the names of the items it covers, a secondary one possibly
 //! coloured (`name:c`).
 
-use crate::problems::input::{InputError, words};
+use crate::input::{InputError, words};
 
 /// The longest item name the format allows.
 pub const MAX_NAME: usize = 8;
@@ -28,8 +28,11 @@ pub struct Instance {
 /// their colours (0: none), in the order written, and its line as written.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Opt {
+    /// Its items, each with its colour (0: none).
     pub items: Vec<(u32, u32)>,
+    /// Its line in the file.
     pub line: usize,
+    /// Its text, as the file has it.
     pub text: String,
 }
 

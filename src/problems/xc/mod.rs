@@ -3,7 +3,7 @@
 //! secondary item at most once, or, where coloured, only by options that
 //! agree on its colour.
 //!
-//! The search is Knuth's dancing links with colours ([`links`]): branch on
+//! The search is Knuth's dancing links with colours (`links`): branch on
 //! the primary item with fewest options left, cover and uncover in place.
 //! A structure searched in place does not fit the engine's value nodes as
 //! it is, so a node is named by its path, the options chosen so far, and
@@ -12,13 +12,12 @@
 //! splits and donates paths as it would any node; because it walks depth
 //! first, consecutive nodes differ by one option down or a few up, and a
 //! stolen path is replayed once. Below the count cut-off the worker counts
-//! in place with no path at all ([`links::Links::count_below`]).
+//! in place with no path at all (`links::Links::count_below`).
 
 pub mod bits;
 pub mod cursor;
-pub mod door;
 pub mod format;
-pub mod links;
+pub(crate) mod links;
 pub mod verify;
 
 use crate::engine::{Problem, SubtreeCount};
@@ -32,7 +31,9 @@ use std::sync::atomic::{AtomicU64, Ordering};
 /// many primary items they cover.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Partial {
+    /// The options chosen, root first.
     pub path: Vec<u32>,
+    /// Primary items covered.
     pub covered: u32,
 }
 
@@ -42,6 +43,7 @@ pub struct Xc {
     /// Names the instance in the worker threads' cursors.
     id: u64,
     name: String,
+    /// The instance as read.
     pub instance: Instance,
     /// The structure with nothing chosen, from which each worker makes its own.
     template: Template,

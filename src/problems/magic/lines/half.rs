@@ -33,6 +33,7 @@ use super::Allowed;
 /// and Y' (Y holds `p` and `r`, Y' holds `q` and `s`).
 #[derive(Debug, Clone, Copy)]
 pub struct Half {
+    /// The cells it fills, as indices of the 5x5 square.
     pub cells: [usize; 8],
     /// The two diagonal cells of each of the lines X, X', Y and Y'.
     pub ends: [[usize; 2]; 4],

@@ -44,7 +44,9 @@ use super::square::Given;
 /// sets bit-reversed.
 #[derive(Debug, Clone)]
 pub struct Allowed {
+    /// Per cell, the numbers it may hold (bit `v`: number `v`).
     pub ok: [u64; 25],
+    /// The same sets with the bits in reverse order.
     pub rev: [u64; 25],
 }
 
@@ -169,6 +171,7 @@ impl Lines {
         Ok(lines)
     }
 
+    /// The square as given.
     pub fn given(&self) -> &Given {
         &self.given
     }

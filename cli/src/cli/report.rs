@@ -1,0 +1,175 @@
+//! Turning an [`Outcome`] into text: the summary line, the `--stats` table
+//! and the `--json` object.
+
+use hysolve::cluster::Outcome;
+use hysolve::engine::{Mode, Uniqueness};
+use std::fmt::Write;
+
+/// `prepare_s`: reading the input and preparing the problem (before the search clock).
+pub fn summary(name: &str, instance: &str, o: &Outcome, prepare_s: f64) -> String {
+    let answer = match o.mode {
+        Mode::Count | Mode::All if o.solutions == 1 => "1 solution".to_string(),
+        Mode::Count | Mode::All => format!("{} solutions", o.solutions),
+        Mode::First if o.solutions == 0 => "no solution".to_string(),
+        Mode::First => "found a solution".to_string(),
+        Mode::Unique => match Uniqueness::from_found(o.solutions) {
+            Uniqueness::None => "no solution".to_string(),
+            Uniqueness::Unique => "unique solution".to_string(),
+            Uniqueness::Multiple => "multiple solutions (two shown)".to_string(),
+        },
+    };
+    format!(
+        "{name} {instance}: {answer} ({} mode, {} rank{} x {} thread{}, {:.3} s search + {:.3} s input, {} nodes{})",
+        o.mode,
+        o.ranks,
+        if o.ranks == 1 { "" } else { "s" },
+        o.threads,
+        if o.threads == 1 { "" } else { "s" },
+        o.wall_s,
+        prepare_s,
+        o.nodes,
+        // The depth of the whole tree, where the search knows it.
+        match (o.mode, o.depth) {
+            (Mode::Count, Some(d)) => format!(", depth {d}"),
+            _ => String::new(),
+        }
+    )
+}
+
+pub fn stats_table(o: &Outcome) -> String {
+    let mut s = String::new();
+    let m = &o.master;
+    let _ = writeln!(
+        s,
+        "vector instructions: {} (HYSOLVE_SIMD; this processor has up to {})",
+        hysolve::engine::simd::level(),
+        hysolve::engine::simd::detected()
+    );
+    let _ = writeln!(
+        s,
+        "master: {} initial prefixes, {} messages sent to other ranks, {} work messages ({} prefixes dealt), {} donation requests ({} prefixes returned)",
+        m.initial_prefixes,
+        m.messages_sent,
+        m.work_messages,
+        m.prefixes_dealt,
+        m.donation_requests,
+        m.prefixes_returned
+    );
+    let hosts: Vec<String> = o
+        .reports
+        .iter()
+        .map(|r| format!("rank {} on {} ({} usable cores)", r.rank, r.host, r.cores))
+        .collect();
+    let _ = writeln!(s, "{}", hosts.join(", "));
+    let _ = writeln!(
+        s,
+        "{:>4} {:>6} {:>14} {:>12} {:>8} {:>8} {:>8} {:>8} {:>8} {:>6} {:>8} {:>8} {:>8}",
+        "rank",
+        "worker",
+        "nodes",
+        "solutions",
+        "tasks",
+        "steals",
+        "l.donat",
+        "recv",
+        "donated",
+        "asks",
+        "busy_s",
+        "idle_s",
+        "mgr_cpu"
+    );
+    for r in &o.reports {
+        let busy: f64 = r.workers.iter().map(|w| w.busy_s).sum();
+        let idle: f64 = r.workers.iter().map(|w| w.idle_s).sum();
+        let _ = writeln!(
+            s,
+            "{:>4} {:>6} {:>14} {:>12} {:>8} {:>8} {:>8} {:>8} {:>8} {:>6} {:>8.3} {:>8.3} {:>8}",
+            r.rank,
+            "all",
+            r.nodes,
+            r.solutions,
+            r.workers.iter().map(|w| w.tasks).sum::<u64>(),
+            r.workers.iter().map(|w| w.local_steals).sum::<u64>(),
+            r.workers.iter().map(|w| w.local_donations).sum::<u64>(),
+            r.prefixes_received,
+            r.prefixes_donated,
+            r.asks,
+            busy,
+            idle,
+            cpu_share(r.manager_cpu_s, r.wall_s)
+        );
+        for (i, w) in r.workers.iter().enumerate() {
+            let _ = writeln!(
+                s,
+                "{:>4} {:>6} {:>14} {:>12} {:>8} {:>8} {:>8} {:>8} {:>8} {:>6} {:>8.3} {:>8.3}",
+                r.rank,
+                i,
+                w.nodes,
+                "",
+                w.tasks,
+                w.local_steals,
+                w.local_donations,
+                "",
+                w.prefixes_donated,
+                "",
+                w.busy_s,
+                w.idle_s
+            );
+        }
+    }
+    s
+}
+
+/// Shortest run whose CPU share means something: the process CPU clock
+/// ticks in milliseconds on some kernels, so a share of a few milliseconds
+/// says nothing.
+const MIN_SHARE_WALL_S: f64 = 0.05;
+
+/// `cpu_s` as a share of `wall_s`, or `-` for a run too short to tell.
+fn cpu_share(cpu_s: f64, wall_s: f64) -> String {
+    if wall_s < MIN_SHARE_WALL_S {
+        "-".to_string()
+    } else {
+        format!("{:.2}%", 100.0 * cpu_s / wall_s)
+    }
+}
+
+pub fn json(name: &str, instance: &str, o: &Outcome, prepare_s: f64) -> String {
+    let mut v = serde_json::json!({
+        "problem": name,
+        "instance": instance,
+        "mode": o.mode,
+        "solutions": o.solutions,
+        "ranks": o.ranks,
+        "threads": o.threads,
+        "wall_s": o.wall_s,
+        "prepare_s": prepare_s,
+        "nodes": o.nodes,
+        "depth": o.depth,
+        "nodes_per_s": if o.wall_s > 0.0 { o.nodes as f64 / o.wall_s } else { 0.0 },
+        "simd": hysolve::engine::simd::level(),
+        "master": o.master,
+        "rank_stats": o.reports,
+    });
+    if o.mode == Mode::Unique {
+        v["answer"] = serde_json::json!(Uniqueness::from_found(o.solutions));
+    }
+    if o.mode == Mode::All {
+        v["written"] = serde_json::json!(o.written);
+    }
+    v.to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::cpu_share;
+
+    #[test]
+    fn short_runs_have_no_cpu_share() {
+        assert_eq!(cpu_share(0.001, 0.001), "-");
+        assert_eq!(cpu_share(0.0, 0.0), "-");
+        assert_eq!(cpu_share(0.02, 0.049), "-");
+        assert_eq!(cpu_share(0.01, 1.0), "1.00%");
+        assert_eq!(cpu_share(0.05, 0.05), "100.00%");
+    }
+}

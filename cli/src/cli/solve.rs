@@ -1,0 +1,187 @@
+//! `hysolve PUZZLE ARGS`: build the puzzle through its door, run it on this
+//! rank with the options of the command line, print the answer on rank 0.
+
+use super::progress::Bar;
+use super::{CliError, Global, report, signals};
+use crate::door::Entry;
+use clap::ArgMatches;
+use hysolve::cluster::{self, Checkpoint, CheckpointPlan, Outcome, RunConfig, RunError, Solutions};
+use hysolve::engine::Mode;
+use std::io::{IsTerminal, Write};
+use std::sync::Arc;
+use std::time::Instant;
+
+pub(super) fn solve(puzzle: &dyn Entry, args: &ArgMatches, g: &Global) -> Result<(), CliError> {
+    let input = Instant::now();
+    let mode = match g.mode {
+        Some(mode) => mode,
+        None => puzzle.default_mode(args)?,
+    };
+    // Only a checkpointed run needs it: it reads the input files again.
+    let fingerprint = if g.checkpoint.is_some() || g.resume.is_some() {
+        fingerprint(puzzle, args)?
+    } else {
+        String::new()
+    };
+    let job = puzzle.build(args, mode)?;
+    if let Some(note) = job.note()
+        && !g.quiet
+    {
+        eprintln!("hysolve: note: {note}");
+    }
+    let started = Instant::now();
+    let prepare_s = (started - input).as_secs_f64();
+    let mut config = RunConfig::new(mode)
+        .threads(g.threads.map_or_else(default_threads, |t| t as usize))
+        .prefixes_per_worker(g.prefixes_per_worker as usize)
+        .started(started);
+    config.limit = g.limit;
+    let solutions = match (mode, &g.out) {
+        (_, Some(path)) => Solutions::File(path.clone()),
+        (Mode::All, None) => Solutions::Stdout,
+        (_, None) => Solutions::Discard,
+    };
+    // The library's rules, checked before a checkpoint to resume is read.
+    if let Some(plan) = checkpoint_plan(g, mode, job.name(), &job.instance(), &fingerprint) {
+        config = config.checkpoint(plan);
+    }
+    config.validate(&solutions).map_err(RunError::from)?;
+    if let Some(file) = &g.resume {
+        let mut plan = checkpoint_plan(g, mode, job.name(), &job.instance(), &fingerprint)
+            .expect("--resume gives a plan");
+        plan.resume = Some(Checkpoint::load(file, &plan.identity).map_err(RunError::from)?);
+        config = config.checkpoint(plan);
+    }
+    if let Some(flag) = signals::interrupt_flag() {
+        config = config.interrupt(flag);
+    }
+    // Under mpirun stderr is a pipe to the launcher, and a rank cannot tell
+    // whether the launcher's own output is a terminal: --progress.
+    if !g.quiet && (g.progress || std::io::stderr().is_terminal()) {
+        config = config.observer(Arc::new(Bar::default()));
+    }
+    let Some(mut outcome) = job.run(&config, solutions)? else {
+        return Ok(());
+    };
+    // OpenMPI hands rank 0 a pseudo-terminal for stdout even when mpirun's
+    // own stdout is a file, so under MPI the picture is never drawn.
+    if std::io::stdout().is_terminal() && !cluster::launched_by_mpi() {
+        for text in &mut outcome.found {
+            if let Some(picture) = job.pretty(text) {
+                *text = picture;
+            }
+        }
+    }
+    print_outcome(job.name(), &job.instance(), &outcome, g, prepare_s)
+}
+
+/// Threads per rank when `--threads` is not given.
+fn default_threads() -> usize {
+    if let Some(n) = std::env::var("OMP_NUM_THREADS")
+        .ok()
+        .and_then(|v| v.trim().parse::<usize>().ok())
+    {
+        return n.max(1);
+    }
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    (cores / cluster::local_ranks().max(1)).max(1)
+}
+
+/// A digest of what is solved: the puzzle's name, its arguments as it
+/// declares them (each by its name, with its value as given or its
+/// default), and the contents of its input files. A checkpoint only
+/// resumes the run it came from.
+fn fingerprint(puzzle: &dyn Entry, args: &ArgMatches) -> Result<String, CliError> {
+    use sha2::{Digest, Sha256};
+    let mut h = Sha256::new();
+    h.update(puzzle.name().as_bytes());
+    h.update([0]);
+    let command = puzzle.command();
+    let mut ids: Vec<&str> = command
+        .get_arguments()
+        .map(|a| a.get_id().as_str())
+        .collect();
+    ids.sort_unstable();
+    for id in ids {
+        let Ok(Some(values)) = args.try_get_raw(id) else {
+            continue;
+        };
+        h.update(id.as_bytes());
+        for v in values {
+            h.update([1]);
+            h.update(v.as_encoded_bytes());
+        }
+        h.update([0]);
+    }
+    for file in puzzle.inputs(args)? {
+        if let Ok(bytes) = std::fs::read(&file) {
+            h.update(&bytes);
+        }
+    }
+    Ok(h.finalize()
+        .iter()
+        .take(12)
+        .map(|b| format!("{b:02x}"))
+        .collect())
+}
+
+/// The checkpoint plan of a run, from --checkpoint and --resume (the
+/// checkpoint to resume not yet read: `resume` is `None`).
+fn checkpoint_plan(
+    g: &Global,
+    mode: Mode,
+    name: &str,
+    instance: &str,
+    fingerprint: &str,
+) -> Option<CheckpointPlan> {
+    let path = g.checkpoint.clone().or_else(|| g.resume.clone())?;
+    Some(CheckpointPlan {
+        path,
+        every: std::time::Duration::from_secs_f64(g.checkpoint_every),
+        identity: Checkpoint::identity(name, instance, &mode.to_string(), fingerprint),
+        resume: None,
+    })
+}
+
+fn print_outcome(
+    name: &str,
+    instance: &str,
+    outcome: &Outcome,
+    g: &Global,
+    prepare_s: f64,
+) -> Result<(), CliError> {
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    let io = |source| cluster::FileError {
+        path: "<stdout>".into(),
+        source,
+    };
+    if outcome.mode != Mode::All || g.out.is_some() {
+        // In `all` mode without --out the solutions themselves are on stdout.
+        for (i, text) in outcome.found.iter().enumerate() {
+            if i > 0 {
+                writeln!(out).map_err(io)?;
+            }
+            writeln!(out, "{text}").map_err(io)?;
+        }
+    }
+    if outcome.mode == Mode::All && g.out.is_none() && outcome.written > 0 {
+        writeln!(out).map_err(io)?; // a blank line after the last solution
+    }
+    if !g.quiet || !g.json {
+        writeln!(
+            out,
+            "{}",
+            report::summary(name, instance, outcome, prepare_s)
+        )
+        .map_err(io)?;
+    }
+    if g.stats {
+        eprint!("{}", report::stats_table(outcome));
+    }
+    if g.json {
+        writeln!(out, "{}", report::json(name, instance, outcome, prepare_s)).map_err(io)?;
+    }
+    out.flush().map_err(io)?;
+    Ok(())
+}

@@ -1,0 +1,218 @@
+//! The front door: what the command line knows about one puzzle. A puzzle
+//! is a search in `hysolve::problems`, a type here implementing [`Puzzle`]
+//! (its file in `doors/`), and one line in the list of registered puzzles
+//! ([`PUZZLES`](crate::doors::PUZZLES)). From that line the command line
+//! gets its subcommand, the checkpoint its identity and the viewer its
+//! format.
+
+use crate::view::Format;
+use clap::{ArgMatches, FromArgMatches};
+use hysolve::cluster::{Outcome, RunConfig, RunError, Solutions};
+use hysolve::engine::{Mode, Problem};
+use hysolve::problems::PuzzleError;
+use std::marker::PhantomData;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+/// One puzzle, as the command line, the checkpoints and the viewer see it.
+pub trait Puzzle: 'static {
+    /// Its subcommand (`hysolve NAME ...`).
+    const NAME: &'static str;
+    /// One line of help for the subcommand.
+    const ABOUT: &'static str;
+    /// Its arguments, declared with clap's derive.
+    type Args: clap::Args + FromArgMatches;
+
+    /// The mode when `--mode` is not given.
+    fn default_mode(args: &Self::Args) -> Mode {
+        let _ = args;
+        Mode::Count
+    }
+
+    /// The files whose contents, with the arguments, identify a run (a
+    /// checkpoint resumes only the run it came from).
+    fn inputs(args: &Self::Args) -> Vec<PathBuf>;
+
+    /// The problem to solve in `mode`. Generic code stays behind
+    /// [`job`]: the search is compiled for each problem type.
+    fn build(args: Self::Args, mode: Mode) -> Result<Box<dyn Job>, PuzzleError>;
+
+    /// How the viewer reads and draws its solutions (`None`: it does not).
+    fn format() -> Option<Format> {
+        None
+    }
+
+    /// `hysolve generate NAME ...`, when the puzzle can make new instances.
+    fn generator() -> Option<Generator> {
+        None
+    }
+}
+
+/// A problem ready to run, its type erased: what [`Puzzle::build`] makes.
+pub trait Job {
+    /// The problem's name and instance, as reports show them.
+    fn name(&self) -> &'static str;
+    fn instance(&self) -> String;
+    /// Something the user should know before the search (an instance
+    /// proved to have no solution, say).
+    fn note(&self) -> Option<String>;
+    /// Runs the search as this process's rank (see [`hysolve::cluster::run`]).
+    fn run(
+        &self,
+        config: &RunConfig,
+        solutions: Solutions<'_>,
+    ) -> Result<Option<Outcome>, RunError>;
+    /// A solution drawn for a terminal, when the problem has a richer
+    /// picture than its file format.
+    fn pretty(&self, text: &str) -> Option<String>;
+}
+
+/// `problem` as a [`Job`], with an optional note for the user.
+pub fn job<P: Problem>(problem: P, note: Option<String>) -> Box<dyn Job> {
+    Box::new(Typed {
+        problem: Arc::new(problem),
+        note,
+    })
+}
+
+struct Typed<P> {
+    problem: Arc<P>,
+    note: Option<String>,
+}
+
+impl<P: Problem> Job for Typed<P> {
+    fn name(&self) -> &'static str {
+        self.problem.name()
+    }
+    fn instance(&self) -> String {
+        self.problem.instance()
+    }
+    fn note(&self) -> Option<String> {
+        self.note.clone()
+    }
+    fn run(
+        &self,
+        config: &RunConfig,
+        solutions: Solutions<'_>,
+    ) -> Result<Option<Outcome>, RunError> {
+        hysolve::cluster::run(self.problem.clone(), config, solutions)
+    }
+    fn pretty(&self, text: &str) -> Option<String> {
+        self.problem.pretty(text)
+    }
+}
+
+/// A job that searches nothing: it writes `text` to `path` (on rank 0,
+/// atomically) and says so on stdout (`wrote FILE: WHAT`). For a door's
+/// options that turn an instance into a file.
+pub fn written(path: PathBuf, text: String, what: String) -> Box<dyn Job> {
+    Box::new(Written { path, text, what })
+}
+
+struct Written {
+    path: PathBuf,
+    text: String,
+    what: String,
+}
+
+impl Job for Written {
+    fn name(&self) -> &'static str {
+        "export"
+    }
+    fn instance(&self) -> String {
+        self.path.display().to_string()
+    }
+    fn note(&self) -> Option<String> {
+        None
+    }
+    fn run(&self, _: &RunConfig, _: Solutions<'_>) -> Result<Option<Outcome>, RunError> {
+        if hysolve::cluster::is_rank_zero() {
+            hysolve::cluster::FileSink::write_atomically(&self.path, self.text.as_bytes())?;
+            println!("wrote {}: {}", self.path.display(), self.what);
+        }
+        Ok(None)
+    }
+    fn pretty(&self, _: &str) -> Option<String> {
+        None
+    }
+}
+
+/// A puzzle's generator of new instances.
+#[derive(Clone, Copy)]
+pub struct Generator {
+    /// One line of help.
+    pub about: &'static str,
+    /// Adds its arguments to the `generate NAME` subcommand.
+    pub args: fn(clap::Command) -> clap::Command,
+    /// Makes an instance from the parsed arguments.
+    pub make: fn(&ArgMatches) -> Result<Generated, PuzzleError>,
+}
+
+/// A generated instance.
+#[derive(Debug)]
+pub struct Generated {
+    /// The instance in its input format.
+    pub text: String,
+    /// Its solution, written beside it (`FILE.solution`) when it goes to a file.
+    pub solution: Option<String>,
+    /// What was made, in one line for stderr ("generated a 10x10 Hitori
+    /// with one solution ...").
+    pub summary: Option<String>,
+    /// The figures of `--json` (with at least `problem`, `instance`,
+    /// `wall_s`, `solutions` and `nodes`, which hysolve-bench reads).
+    pub json: Option<serde_json::Value>,
+}
+
+/// A registered puzzle, its type erased: what the list of puzzles holds.
+pub trait Entry: Sync {
+    fn name(&self) -> &'static str;
+    /// The subcommand with its arguments.
+    fn command(&self) -> clap::Command;
+    fn default_mode(&self, matches: &ArgMatches) -> Result<Mode, clap::Error>;
+    fn inputs(&self, matches: &ArgMatches) -> Result<Vec<PathBuf>, clap::Error>;
+    fn build(&self, matches: &ArgMatches, mode: Mode) -> Result<Box<dyn Job>, BuildError>;
+    fn format(&self) -> Option<Format>;
+    fn generator(&self) -> Option<Generator>;
+}
+
+/// Why [`Entry::build`] failed.
+#[derive(Debug, thiserror::Error)]
+pub enum BuildError {
+    #[error(transparent)]
+    Args(#[from] clap::Error),
+    #[error(transparent)]
+    Puzzle(#[from] PuzzleError),
+}
+
+/// The entry of puzzle `P` in the list of puzzles.
+pub struct Registered<P>(PhantomData<fn() -> P>);
+
+/// Registers `P`: `&register::<MyPuzzle>()` in [`PUZZLES`](crate::doors::PUZZLES).
+pub const fn register<P: Puzzle>() -> Registered<P> {
+    Registered(PhantomData)
+}
+
+impl<P: Puzzle> Entry for Registered<P> {
+    fn name(&self) -> &'static str {
+        P::NAME
+    }
+    fn command(&self) -> clap::Command {
+        // The about last: a derived `Args` may bring its own doc comment.
+        <P::Args as clap::Args>::augment_args(clap::Command::new(P::NAME)).about(P::ABOUT)
+    }
+    fn default_mode(&self, matches: &ArgMatches) -> Result<Mode, clap::Error> {
+        Ok(P::default_mode(&P::Args::from_arg_matches(matches)?))
+    }
+    fn inputs(&self, matches: &ArgMatches) -> Result<Vec<PathBuf>, clap::Error> {
+        Ok(P::inputs(&P::Args::from_arg_matches(matches)?))
+    }
+    fn build(&self, matches: &ArgMatches, mode: Mode) -> Result<Box<dyn Job>, BuildError> {
+        Ok(P::build(P::Args::from_arg_matches(matches)?, mode)?)
+    }
+    fn format(&self) -> Option<Format> {
+        P::format()
+    }
+    fn generator(&self) -> Option<Generator> {
+        P::generator()
+    }
+}

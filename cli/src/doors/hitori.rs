@@ -1,0 +1,174 @@
+//! Hitori through the front door: `hysolve hitori FILE` and
+//! `hysolve generate hitori ...`.
+
+use crate::door::{Generated, Generator, Job, Puzzle, job};
+use crate::view::{Cell, Fill, Format, Numbers, Picture};
+use clap::FromArgMatches;
+use hysolve::engine::Mode;
+use hysolve::input::{MAX_INPUT_BYTES, read_text};
+use hysolve::problems::PuzzleError;
+use hysolve::problems::hitori::solution::Solution;
+use hysolve::problems::hitori::{Hitori, generate};
+use std::path::PathBuf;
+use std::time::Instant;
+
+pub struct Door;
+
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// The puzzle file
+    file: PathBuf,
+}
+
+impl Puzzle for Door {
+    const NAME: &'static str = "hitori";
+    const ABOUT: &'static str =
+        "Shade a Hitori grid (one row per line, whitespace-separated positive numbers)";
+    type Args = Args;
+
+    /// A Hitori puzzle asks for its solution, not for a count.
+    fn default_mode(_: &Args) -> Mode {
+        Mode::First
+    }
+
+    fn inputs(args: &Args) -> Vec<PathBuf> {
+        vec![args.file.clone()]
+    }
+
+    fn build(args: Args, _mode: Mode) -> Result<Box<dyn Job>, PuzzleError> {
+        Ok(job(Hitori::from_file(&args.file)?, None))
+    }
+
+    fn format() -> Option<Format> {
+        Some(Format {
+            name: Self::NAME,
+            title: "Hitori",
+            looks_like: Solution::looks_like,
+            picture: |block| Solution::parse(block).map(|s| picture(&s)),
+            legend: &[
+                ("background:#222", "shaded"),
+                ("background:#fff", "unshaded"),
+            ],
+            numbers: Some(|path| {
+                let text = read_text(path, MAX_INPUT_BYTES)?;
+                let grid = hysolve::problems::hitori::grid::Grid::parse(
+                    &text,
+                    &path.display().to_string(),
+                )?;
+                let values = grid.values.iter().map(|&v| u64::from(v)).collect();
+                Ok(Numbers {
+                    rows: grid.rows,
+                    cols: grid.cols,
+                    values,
+                })
+            }),
+        })
+    }
+
+    fn generator() -> Option<Generator> {
+        Some(Generator {
+            about: "A Hitori puzzle with exactly one solution",
+            args: <GenerateArgs as clap::Args>::augment_args,
+            make: |matches| {
+                make(
+                    GenerateArgs::from_arg_matches(matches)
+                        .map_err(|e| PuzzleError::Argument(e.to_string()))?,
+                )
+            },
+        })
+    }
+}
+
+/// Shaded cells dark, the puzzle's numbers (with `--puzzle`) in each cell.
+fn picture(s: &Solution) -> Picture {
+    Picture::flat(
+        s.shaded
+            .chunks(s.cols.max(1))
+            .map(|row| {
+                row.iter()
+                    .map(|&dark| {
+                        let (fill, ink) = if dark {
+                            ("#222", "#fff")
+                        } else {
+                            ("#fff", "#000")
+                        };
+                        let mut cell = Cell::new(Fill::Colour(fill))
+                            .data("data-shaded", u8::from(dark))
+                            .stroke("#999");
+                        cell.number_ink = Some(ink);
+                        cell
+                    })
+                    .collect()
+            })
+            .collect(),
+    )
+}
+
+#[derive(Debug, clap::Args)]
+struct GenerateArgs {
+    /// Rows and columns of a square grid
+    #[arg(long, value_parser = clap::value_parser!(u32).range(2..=generate::MAX_SIDE as i64))]
+    size: Option<u32>,
+    /// Rows (with --cols, for a rectangle)
+    #[arg(long, requires = "cols", conflicts_with = "size", value_parser = clap::value_parser!(u32).range(2..=generate::MAX_SIDE as i64))]
+    rows: Option<u32>,
+    /// Columns (with --rows)
+    #[arg(long, requires = "rows", conflicts_with = "size", value_parser = clap::value_parser!(u32).range(2..=generate::MAX_SIDE as i64))]
+    cols: Option<u32>,
+    /// Random seed: the same seed and size give the same puzzle
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Instead of a puzzle, a grid with many solutions for counting
+    /// workloads: distinct numbers but GROUPS groups of 2 or 3 equal ones
+    #[arg(long, value_name = "GROUPS")]
+    open: Option<usize>,
+}
+
+fn make(a: GenerateArgs) -> Result<Generated, PuzzleError> {
+    let (rows, cols) = match (a.size, a.rows, a.cols) {
+        (Some(n), _, _) => (n as usize, n as usize),
+        (None, Some(r), Some(c)) => (r as usize, c as usize),
+        _ => {
+            return Err(PuzzleError::Argument(
+                "generate hitori: give --size N, or --rows R --cols C".to_owned(),
+            ));
+        }
+    };
+    let seed = a.seed;
+    let started = Instant::now();
+    if let Some(groups) = a.open {
+        let grid = generate::open_grid(rows, cols, groups, seed)?;
+        return Ok(Generated {
+            text: grid.to_text(),
+            solution: None,
+            summary: None,
+            json: None,
+        });
+    }
+    let puzzle = generate::generate(rows, cols, seed)?;
+    let mut solution = String::new();
+    for row in puzzle.solution.chunks(cols) {
+        solution.extend(row.iter().map(|&b| if b { '#' } else { '.' }));
+        solution.push('\n');
+    }
+    let elapsed = started.elapsed().as_secs_f64();
+    Ok(Generated {
+        text: puzzle.grid.to_text(),
+        solution: Some(solution),
+        summary: Some(format!(
+            "generated a {rows}x{cols} Hitori with one solution (seed {seed}) in {elapsed:.3} s: {} second solutions ruled out, {} restarts",
+            puzzle.repairs, puzzle.restarts
+        )),
+        // The fields hysolve-bench reads, so that generation can be benchmarked too.
+        json: Some(serde_json::json!({
+            "problem": "generate hitori",
+            "instance": format!("{rows}x{cols} seed {seed}"),
+            "wall_s": elapsed,
+            "prepare_s": 0.0,
+            "solutions": 1,
+            "nodes": puzzle.repairs,
+            "repairs": puzzle.repairs,
+            "restarts": puzzle.restarts,
+        })),
+    })
+}

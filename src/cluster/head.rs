@@ -1,0 +1,388 @@
+//! What rank 0 hosts besides its own workers: the [`Master`] (the
+//! protocol's decisions), the delivery of solutions to the sink, the
+//! checkpoints, the observer, and the interrupt flag; and, at the end, the
+//! run's [`Outcome`].
+//!
+//! It takes the master-side messages (`AskForWork`, `Progress`,
+//! `Donation`, `Solutions`, `UnitDone`, `Final`) and the clock's ticks, and
+//! answers with messages to ranks in an [`Outbox`]: it sends nothing itself
+//! (the manager does). Its only I/O is the output it is given: solutions
+//! written to the sink, checkpoints to their file.
+
+use super::checkpointer::Checkpointer;
+use super::config::RunConfig;
+use super::delivery::Delivery;
+use super::master::{Master, Outbox};
+use super::observer::{OBSERVE_EVERY, Progress};
+use super::outcome::{Outcome, RunError};
+use super::protocol::Message;
+use crate::engine::{Counters, Mode, Piece, Prefix, Problem, Tally, UnitReport, expand};
+use std::sync::atomic::Ordering;
+use std::time::Instant;
+
+/// Rank 0's host.
+pub(crate) struct Head<'a> {
+    config: &'a RunConfig,
+    master: Master,
+    /// What expanding the root counted.
+    expansion: Counters,
+    /// Where solutions go.
+    delivery: Delivery<'a>,
+    checkpointer: Option<Checkpointer>,
+    interrupted: bool,
+    /// When the observer was last told of the progress.
+    last_observed: Instant,
+}
+
+impl<'a> Head<'a> {
+    /// Rank 0 starts the run: the initial prefixes from the root (or the
+    /// units a checkpoint left), the master over `size` ranks, the
+    /// checkpoints; the solutions found while expanding the root are
+    /// delivered, and the first messages are in `out`.
+    pub(crate) fn start<P: Problem>(
+        problem: &P,
+        config: &'a RunConfig,
+        size: usize,
+        delivery: Delivery<'a>,
+        out: &mut Outbox,
+    ) -> Result<Head<'a>, RunError> {
+        let resume = config.checkpoint.as_ref().and_then(|c| c.resume.as_ref());
+        let mut expansion = Counters::default();
+        let (initial, found): (Vec<Piece>, Vec<String>) = match resume {
+            // The units left, as the checkpoint has them: the same units
+            // whatever the number of ranks and threads now.
+            Some(c) => (
+                c.remaining.iter().cloned().map(Piece::named).collect(),
+                Vec::new(),
+            ),
+            None => {
+                let target = config.prefixes_per_worker.max(1) * config.threads.max(1) * size;
+                let (frontier, counted, found) = expand(problem, config.mode, target);
+                expansion = counted;
+                let pieces = frontier.iter().map(|t| Piece::of(problem, t));
+                (pieces.collect(), found)
+            }
+        };
+        let checkpointer = config.checkpoint.as_ref().map(|plan| {
+            let units: Vec<Prefix> = initial.iter().map(|p| p.prefix.clone()).collect();
+            Checkpointer::new(plan.clone(), &units, expansion)
+        });
+        let mut head = Head {
+            config,
+            master: Master::new(size, initial, config.stop_after()),
+            expansion,
+            delivery,
+            checkpointer,
+            interrupted: false,
+            last_observed: Instant::now(),
+        };
+        head.accept_solutions(0, None, found, out)?;
+        if let Some(observer) = &config.observer {
+            observer.started(head.master.stats.initial_prefixes);
+        }
+        Ok(head)
+    }
+
+    /// Whether every rank has sent its final report.
+    pub(crate) fn finished(&self) -> bool {
+        self.master.finished()
+    }
+
+    /// A master-side message from rank `from` (rank 0's own included).
+    pub(crate) fn handle(
+        &mut self,
+        from: usize,
+        msg: Message,
+        now: Instant,
+        out: &mut Outbox,
+    ) -> Result<(), RunError> {
+        match msg {
+            Message::AskForWork(tally) => self.master.on_ask(from, tally, now, out),
+            Message::Progress(tally) => self.master.on_progress(from, tally),
+            Message::Donation { pieces } => {
+                if let Some(c) = &mut self.checkpointer {
+                    c.book.on_donation(&pieces).map_err(|e| RunError::Unit {
+                        rank: from,
+                        unit: e.0,
+                    })?;
+                }
+                self.master.on_donation(from, pieces, now, out);
+            }
+            Message::Solutions { unit, texts } => self.accept_solutions(from, unit, texts, out)?,
+            Message::UnitDone(report) => self.on_unit_done(from, report)?,
+            Message::Final(report) => self.master.on_final(*report),
+            Message::Work { .. } | Message::DonateRequest | Message::Terminate => {
+                return Err(RunError::Protocol {
+                    rank: 0,
+                    what: msg.kind(),
+                });
+            }
+        }
+        Ok(())
+    }
+
+    /// Solutions found by rank `from` (in `unit`, when checkpointing).
+    pub(crate) fn accept_solutions(
+        &mut self,
+        from: usize,
+        unit: Option<Prefix>,
+        texts: Vec<String>,
+        out: &mut Outbox,
+    ) -> Result<(), RunError> {
+        let keep = self.master.on_solutions(texts.len(), out);
+        if let (Some(c), Some(unit)) = (&mut self.checkpointer, unit) {
+            // Held back until the unit completes (see `units`).
+            return c.book.hold_texts(&unit, texts).map_err(|e| RunError::Unit {
+                rank: from,
+                unit: e.0,
+            });
+        }
+        self.delivery.accept(texts, keep)
+    }
+
+    fn on_unit_done(&mut self, from: usize, report: UnitReport) -> Result<(), RunError> {
+        let Some(c) = &mut self.checkpointer else {
+            return Err(RunError::Protocol {
+                rank: 0,
+                what: "unit report",
+            });
+        };
+        let done = c.book.on_done(report).map_err(|e| RunError::Unit {
+            rank: from,
+            unit: e.0,
+        })?;
+        if let Some(done) = done {
+            for text in &done.texts {
+                self.delivery.write(text)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// The clockwork between messages: thieves waiting for a victim old
+    /// enough, a signal, a checkpoint due.
+    pub(crate) fn duties(&mut self, now: Instant, out: &mut Outbox) -> Result<(), RunError> {
+        self.master.on_tick(now, out);
+        let signalled = self
+            .config
+            .interrupt
+            .as_ref()
+            .is_some_and(|f| f.load(Ordering::Relaxed));
+        if signalled && !self.interrupted {
+            self.interrupted = true;
+            if !self.master.terminated() {
+                self.master.interrupt(out);
+            }
+        }
+        if !self.interrupted && self.checkpointer.as_ref().is_some_and(Checkpointer::due) {
+            self.write_checkpoint()?;
+        }
+        Ok(())
+    }
+
+    /// Tells the observer how the run goes, every [`OBSERVE_EVERY`]; `own`
+    /// is rank 0's pool's live totals (the master's entry for rank 0 dates
+    /// from its last `AskForWork`).
+    pub(crate) fn observe(&mut self, own: Tally, now: Instant) {
+        let Some(observer) = &self.config.observer else {
+            return;
+        };
+        if now.duration_since(self.last_observed) < OBSERVE_EVERY {
+            return;
+        }
+        self.last_observed = now;
+        let t = self.master.progress() - self.master.rank_progress(0) + own;
+        observer.progress(&Progress {
+            elapsed: now.duration_since(self.config.started),
+            initial: self.master.stats.initial_prefixes,
+            initial_done: t.initial_done,
+            solutions: t.solutions,
+            nodes: t.nodes,
+        });
+    }
+
+    fn write_checkpoint(&mut self) -> Result<(), RunError> {
+        match &mut self.checkpointer {
+            Some(c) => {
+                let (written, bytes) = (self.delivery.written, self.delivery.out_bytes);
+                c.write(self.delivery.sink(), written, bytes, self.config.started)
+            }
+            None => Ok(()),
+        }
+    }
+
+    /// The end of the run over `size` ranks: the last checkpoint of an
+    /// interrupted run, or the outcome.
+    pub(crate) fn finish(mut self, size: usize) -> Result<Outcome, RunError> {
+        let config = self.config;
+        if let Some(observer) = &config.observer {
+            observer.finished();
+        }
+        if self.interrupted {
+            let checkpoint = self.checkpointer.as_ref().map(|c| c.path().to_path_buf());
+            if checkpoint.is_some() {
+                self.write_checkpoint()?;
+            } else {
+                self.delivery.persist()?;
+            }
+            return Err(RunError::Interrupted { checkpoint });
+        }
+        if let Some(checkpointer) = &self.checkpointer {
+            self.delivery.persist()?;
+            checkpointer.remove()?;
+        }
+        let answered = self.master.terminated_at().unwrap_or_else(Instant::now);
+        let (reports, master_stats) = self.master.into_reports();
+        let mut nodes = self.expansion.nodes;
+        let mut solutions = self.expansion.solutions;
+        let mut depth = self.expansion.depth;
+        for r in &reports {
+            nodes += r.nodes;
+            solutions += r.solutions;
+            depth = crate::engine::deeper(depth, r.depth);
+        }
+        if let Some(book) = self.checkpointer.as_ref().map(|c| &c.book) {
+            // Every unit is complete: the book holds this run's totals and
+            // those of the runs it resumes.
+            debug_assert!(book.remaining().is_empty());
+            nodes = book.nodes;
+            solutions = book.solutions;
+            depth = book.tree_depth;
+        }
+        let d = self.delivery;
+        if config.mode.stop_after().is_some() {
+            solutions = d.found.len() as u64;
+        } else if config.mode == Mode::All && config.limit.is_some() {
+            solutions = d.written;
+        }
+        Ok(Outcome {
+            mode: config.mode,
+            solutions,
+            found: d.found,
+            written: d.written,
+            nodes,
+            depth,
+            wall_s: answered.duration_since(config.started).as_secs_f64(),
+            ranks: size,
+            threads: config.threads,
+            reports,
+            master: master_stats,
+        })
+    }
+}
+
+#[cfg(test)]
+mod test {
+    use super::*;
+    use crate::cluster::protocol::RankReport;
+    use crate::cluster::sink::Callback;
+    use crate::engine::sequential;
+    use crate::problems::queens::Queens;
+    use std::collections::VecDeque;
+    use std::sync::Arc;
+    use std::sync::atomic::AtomicBool;
+
+    /// Runs the head against `size` ranks that search every piece they
+    /// get at once (each subtree counted in full), messages delivered in
+    /// order: the protocol's master side alone, no thread, no transport.
+    fn drive(size: usize, config: &RunConfig) -> (Result<Outcome, RunError>, Vec<String>) {
+        let q = Queens::new(7, false).unwrap();
+        let mut found = Vec::new();
+        let mut sink = Callback(|t: &str| found.push(t.to_owned()));
+        let delivery = Delivery::new(&mut sink, config.mode, None);
+        let mut out = Outbox::new();
+        let mut head = Head::start(&q, config, size, delivery, &mut out).unwrap();
+        let mut queue: VecDeque<(usize, usize, Message)> = (0..size)
+            .map(|r| (r, 0, Message::AskForWork(Tally::default())))
+            .collect();
+        queue.extend(out.drain(..).map(|(to, m)| (0, to, m)));
+        let mut done = vec![SubtreeTotals::default(); size];
+        let mut steps = 0;
+        while !head.finished() {
+            steps += 1;
+            assert!(steps < 100_000, "no end");
+            let now = Instant::now();
+            head.duties(now, &mut out).unwrap();
+            queue.extend(out.drain(..).map(|(to, m)| (0, to, m)));
+            let Some((from, to, msg)) = queue.pop_front() else {
+                continue;
+            };
+            match msg {
+                Message::Work { pieces, .. } => {
+                    for piece in pieces {
+                        let task = piece.task(&q).unwrap();
+                        let c = q.count_subtree(&task.node);
+                        done[to].nodes += c.nodes;
+                        done[to].solutions += c.solutions;
+                    }
+                    queue.push_back((to, 0, Message::AskForWork(Tally::default())));
+                }
+                // Always idle: the ask on its way answers.
+                Message::DonateRequest => {}
+                Message::Terminate => {
+                    let report = RankReport {
+                        rank: to,
+                        nodes: done[to].nodes,
+                        solutions: done[to].solutions,
+                        ..RankReport::default()
+                    };
+                    queue.push_back((to, 0, Message::Final(Box::new(report))));
+                }
+                msg => {
+                    assert_eq!(to, 0);
+                    head.handle(from, msg, now, &mut out).unwrap();
+                    queue.extend(out.drain(..).map(|(to, m)| (0, to, m)));
+                }
+            }
+        }
+        let outcome = head.finish(size);
+        (outcome, found)
+    }
+
+    #[derive(Clone, Default)]
+    struct SubtreeTotals {
+        nodes: u64,
+        solutions: u64,
+    }
+
+    #[test]
+    fn the_head_counts_the_whole_tree_over_any_number_of_ranks() {
+        let q = Queens::new(7, false).unwrap();
+        let (whole, _) = sequential(&q, Mode::Count);
+        for size in [1, 2, 3, 8] {
+            let config = RunConfig::new(Mode::Count).threads(1);
+            let (outcome, _) = drive(size, &config);
+            let o = outcome.unwrap();
+            assert_eq!((o.solutions, o.nodes), (40, whole.nodes), "{size} ranks");
+            assert_eq!((o.ranks, o.reports.len()), (size, size));
+        }
+    }
+
+    #[test]
+    fn a_signal_ends_the_run_as_interrupted() {
+        let flag = Arc::new(AtomicBool::new(true));
+        let config = RunConfig::new(Mode::Count).threads(1).interrupt(flag);
+        match drive(3, &config).0 {
+            Err(RunError::Interrupted { checkpoint: None }) => {}
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn rank_side_messages_are_refused_by_the_head() {
+        let q = Queens::new(5, false).unwrap();
+        let config = RunConfig::new(Mode::Count).threads(1);
+        let mut sink = Callback(|_: &str| {});
+        let delivery = Delivery::new(&mut sink, Mode::Count, None);
+        let mut out = Outbox::new();
+        let mut head = Head::start(&q, &config, 2, delivery, &mut out).unwrap();
+        let r = head.handle(1, Message::Terminate, Instant::now(), &mut out);
+        assert!(matches!(
+            r,
+            Err(RunError::Protocol {
+                what: "Terminate",
+                ..
+            })
+        ));
+    }
+}

@@ -1,0 +1,444 @@
+//! One rank's side of the protocol, free of I/O: what the rank does with
+//! its pool when the master writes, and what it tells the master when its
+//! workers run dry, donate or find solutions. Every rank has one, rank 0
+//! too (its messages to the master go to its own inbox).
+//!
+//! It keeps the pool, whether the rank holds work (`busy`: it has not
+//! asked for work since it last got some), whether it owes the master a
+//! donation, whether it has terminated, and the rank's report. Its inputs
+//! are the master's messages and the pool's events; its outputs are
+//! messages to the master, pushed on a list the caller sends. The pool is
+//! reached through [`Workers`], so that tests drive the state machine with
+//! a pool of their own, and no thread, clock or transport is touched here
+//! (times come in as arguments).
+
+use super::outcome::RunError;
+use super::protocol::{Message, RankReport};
+use crate::engine::{Piece, PoolEvent, Problem, RankPool, Tally, Task, WorkerStats};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// How often a working rank tells the master its running totals.
+pub(crate) const PROGRESS_EVERY: Duration = Duration::from_secs(1);
+
+/// A rank's workers, as its state machine uses them (the real one is the
+/// work-stealing [`RankPool`]).
+pub(crate) trait Workers<N> {
+    /// Adds tasks for the workers.
+    fn inject(&self, tasks: Vec<Task<N>>);
+    /// The depth of the initial prefixes (the units of checkpoints).
+    fn set_initial_depth(&self, depth: usize);
+    /// Half of what the workers hold, for another rank: the tasks taken now
+    /// (possibly none: a worker will donate by a [`PoolEvent::Donated`]),
+    /// and whether the pool is idle after it.
+    fn request_donation(&self) -> (Vec<Task<N>>, bool);
+    /// Takes back a donation request no worker answered.
+    fn withdraw_donation_request(&self);
+    /// The running totals.
+    fn progress(&self) -> Tally;
+    /// Stops the workers; their statistics.
+    fn stop(self) -> Vec<WorkerStats>;
+}
+
+impl<N: Clone + Send + 'static> Workers<N> for RankPool<N> {
+    fn inject(&self, tasks: Vec<Task<N>>) {
+        RankPool::inject(self, tasks);
+    }
+    fn set_initial_depth(&self, depth: usize) {
+        RankPool::set_initial_depth(self, depth);
+    }
+    fn request_donation(&self) -> (Vec<Task<N>>, bool) {
+        RankPool::request_donation(self)
+    }
+    fn withdraw_donation_request(&self) {
+        RankPool::withdraw_donation_request(self);
+    }
+    fn progress(&self) -> Tally {
+        RankPool::progress(self)
+    }
+    fn stop(self) -> Vec<WorkerStats> {
+        RankPool::stop(self)
+    }
+}
+
+/// Messages a rank sends its master (rank 0), in order.
+pub(crate) type ToMaster = Vec<Message>;
+
+/// One rank's state machine.
+pub(crate) struct RankState<P: Problem, W: Workers<P::Node>> {
+    problem: Arc<P>,
+    rank: usize,
+    /// `None` once terminated.
+    workers: Option<W>,
+    /// Holds tasks: has not sent `AskForWork` since it last got work.
+    busy: bool,
+    /// Was asked to donate and has not yet: its next `Donated` or
+    /// `AskForWork` answers.
+    owes_donation: bool,
+    terminated: bool,
+    report: RankReport,
+    /// When this rank last told the master its totals.
+    last_progress: Instant,
+}
+
+impl<P: Problem, W: Workers<P::Node>> RankState<P, W> {
+    /// A rank whose workers hold nothing yet; `report` carries its host.
+    /// Call [`RankState::start`] next.
+    pub(crate) fn new(problem: Arc<P>, rank: usize, workers: W, report: RankReport) -> Self {
+        RankState {
+            problem,
+            rank,
+            workers: Some(workers),
+            busy: true,
+            owes_donation: false,
+            terminated: false,
+            report,
+            last_progress: Instant::now(),
+        }
+    }
+
+    /// The rank starts with nothing: it asks the master for work.
+    pub(crate) fn start(&mut self, now: Instant, out: &mut ToMaster) {
+        self.go_idle(now, out);
+    }
+
+    /// Whether this rank has ended (after `Terminate`).
+    pub(crate) fn terminated(&self) -> bool {
+        self.terminated
+    }
+
+    /// Whether this rank holds work (it has not asked since it got some).
+    #[cfg(test)]
+    pub(crate) fn busy(&self) -> bool {
+        self.busy
+    }
+
+    /// Whether the master asked for a donation this rank has not yet made.
+    #[cfg(test)]
+    pub(crate) fn owes_donation(&self) -> bool {
+        self.owes_donation
+    }
+
+    /// The workers' running totals (zero once terminated).
+    pub(crate) fn progress(&self) -> Tally {
+        self.workers
+            .as_ref()
+            .map_or(Tally::default(), Workers::progress)
+    }
+
+    /// One more message went to another rank (the caller sends them).
+    pub(crate) fn count_sent(&mut self) {
+        self.report.messages_sent += 1;
+    }
+
+    /// The report so far (final after `Terminate`).
+    #[cfg(test)]
+    pub(crate) fn report(&self) -> &RankReport {
+        &self.report
+    }
+
+    /// The workers have finished everything they were given: ask for work.
+    /// The ask also answers a donation request still open (nothing to give).
+    fn go_idle(&mut self, now: Instant, out: &mut ToMaster) {
+        if self.owes_donation {
+            self.owes_donation = false;
+            // No worker took the request up: one that did sent its
+            // `Donated` before the pool could go idle, and that was handled.
+            if let Some(w) = &self.workers {
+                w.withdraw_donation_request();
+            }
+        }
+        self.busy = false;
+        self.report.asks += 1;
+        self.last_progress = now;
+        out.push(Message::AskForWork(self.progress()));
+    }
+
+    /// Tasks as they travel to the master.
+    fn pieces(&self, tasks: &[Task<P::Node>]) -> Vec<Piece> {
+        tasks.iter().map(|t| Piece::of(&*self.problem, t)).collect()
+    }
+
+    /// An event of the pool. Solutions go to the master as a message: on
+    /// rank 0 the caller hands them to the master directly instead.
+    pub(crate) fn on_event(&mut self, event: PoolEvent<P::Node>, now: Instant, out: &mut ToMaster) {
+        if self.terminated {
+            return;
+        }
+        match event {
+            PoolEvent::Solutions { unit, texts } => out.push(Message::Solutions { unit, texts }),
+            PoolEvent::UnitDone(report) => out.push(Message::UnitDone(report)),
+            PoolEvent::Idle => self.go_idle(now, out),
+            PoolEvent::Donated(tasks) => {
+                let pieces = self.pieces(&tasks);
+                self.owes_donation = false;
+                self.report.prefixes_donated += pieces.len() as u64;
+                out.push(Message::Donation { pieces });
+            }
+        }
+    }
+
+    /// `Work`: subtrees for the workers.
+    pub(crate) fn on_work(
+        &mut self,
+        pieces: Vec<Piece>,
+        initial_depth: u32,
+    ) -> Result<(), RunError> {
+        if self.terminated {
+            return Ok(());
+        }
+        self.report.prefixes_received += pieces.len() as u64;
+        let mut tasks = Vec::with_capacity(pieces.len());
+        for piece in pieces {
+            let Some(task) = piece.task(&*self.problem) else {
+                return Err(RunError::BadPrefix {
+                    rank: self.rank,
+                    prefix: piece.prefix,
+                });
+            };
+            tasks.push(task);
+        }
+        self.busy = true;
+        if let Some(w) = &self.workers {
+            w.set_initial_depth(initial_depth as usize);
+            w.inject(tasks);
+        }
+        Ok(())
+    }
+
+    /// `DonateRequest`: gives half of what this rank holds to a waiting
+    /// rank: half of its queued tasks at once, or else half of a running
+    /// walk's unexplored subtrees. Only one of the two: a second donation
+    /// would find no rank waiting for it; measured on UTS T3L with 64
+    /// ranks, queued tasks then a split gave 247 master messages a rank
+    /// against 75, in 6.65 s against 6.18 s.
+    pub(crate) fn on_donate_request(&mut self, now: Instant, out: &mut ToMaster) {
+        if self.terminated {
+            return;
+        }
+        let Some(w) = &self.workers else { return };
+        if !self.busy {
+            // Already idle: our `AskForWork`, on its way, is the answer.
+            return;
+        }
+        let (taken, now_idle) = w.request_donation();
+        if taken.is_empty() {
+            self.owes_donation = true;
+            return;
+        }
+        self.report.prefixes_donated += taken.len() as u64;
+        let pieces = self.pieces(&taken);
+        out.push(Message::Donation { pieces });
+        if now_idle {
+            self.go_idle(now, out);
+        }
+    }
+
+    /// `Terminate`: stops the workers and sends the rank's final report,
+    /// with its wall time since `started` and its manager's CPU seconds.
+    pub(crate) fn on_terminate(&mut self, wall_s: f64, manager_cpu_s: f64, out: &mut ToMaster) {
+        if self.terminated {
+            return;
+        }
+        self.terminated = true;
+        if let Some(w) = self.workers.take() {
+            let workers = w.stop();
+            self.report.nodes = workers.iter().map(|w| w.nodes).sum();
+            self.report.solutions = workers.iter().map(|w| w.solutions).sum();
+            self.report.depth = workers.iter().try_fold(0, |d, w| Some(d.max(w.depth?)));
+            self.report.workers = workers;
+        }
+        self.report.wall_s = wall_s;
+        self.report.manager_cpu_s = manager_cpu_s;
+        out.push(Message::Final(Box::new(self.report.clone())));
+    }
+
+    /// Between messages: a working rank other than the master's tells it
+    /// its running totals every [`PROGRESS_EVERY`].
+    pub(crate) fn tick(&mut self, now: Instant, out: &mut ToMaster) {
+        if self.rank == 0 || !self.busy || self.terminated {
+            return;
+        }
+        if now.duration_since(self.last_progress) >= PROGRESS_EVERY {
+            self.last_progress = now;
+            out.push(Message::Progress(self.progress()));
+        }
+    }
+}
+
+#[cfg(test)]
+mod test {
+    use super::*;
+    use crate::engine::Prefix;
+    use crate::problems::queens::Queens;
+    use std::cell::RefCell;
+
+    type Node = <Queens as Problem>::Node;
+
+    /// A pool that records what it is asked and gives what the test says.
+    #[derive(Default)]
+    struct Fake {
+        injected: RefCell<Vec<Task<Node>>>,
+        depth: RefCell<Option<usize>>,
+        /// What `request_donation` answers, once.
+        donation: RefCell<Option<(Vec<Task<Node>>, bool)>>,
+        withdrawn: RefCell<u32>,
+    }
+
+    impl Workers<Node> for &Fake {
+        fn inject(&self, tasks: Vec<Task<Node>>) {
+            self.injected.borrow_mut().extend(tasks);
+        }
+        fn set_initial_depth(&self, depth: usize) {
+            *self.depth.borrow_mut() = Some(depth);
+        }
+        fn request_donation(&self) -> (Vec<Task<Node>>, bool) {
+            self.donation.borrow_mut().take().unwrap_or_default()
+        }
+        fn withdraw_donation_request(&self) {
+            *self.withdrawn.borrow_mut() += 1;
+        }
+        fn progress(&self) -> Tally {
+            Tally {
+                nodes: self.injected.borrow().len() as u64,
+                ..Tally::default()
+            }
+        }
+        fn stop(self) -> Vec<WorkerStats> {
+            vec![WorkerStats {
+                nodes: 7,
+                solutions: 2,
+                ..WorkerStats::default()
+            }]
+        }
+    }
+
+    fn rank(fake: &Fake, r: usize) -> RankState<Queens, &Fake> {
+        let q = Arc::new(Queens::new(6, false).unwrap());
+        RankState::new(q, r, fake, RankReport::default())
+    }
+
+    fn work(n: usize) -> Message {
+        let pieces = (0..n)
+            .map(|i| Piece::named(Prefix(vec![i as u32])))
+            .collect();
+        Message::Work {
+            pieces,
+            initial_depth: 1,
+        }
+    }
+
+    fn is_ask(m: &Message) -> bool {
+        matches!(m, Message::AskForWork(_))
+    }
+
+    #[test]
+    fn a_rank_asks_works_and_asks_again_when_its_pool_runs_dry() {
+        let fake = Fake::default();
+        let mut r = rank(&fake, 1);
+        let (now, mut out) = (Instant::now(), Vec::new());
+        r.start(now, &mut out);
+        assert!(out.len() == 1 && is_ask(&out[0]) && !r.busy());
+        let Message::Work {
+            pieces,
+            initial_depth,
+        } = work(3)
+        else {
+            unreachable!()
+        };
+        r.on_work(pieces, initial_depth).unwrap();
+        assert!(r.busy());
+        assert_eq!(fake.injected.borrow().len(), 3);
+        assert_eq!(*fake.depth.borrow(), Some(1));
+        r.on_event(PoolEvent::Idle, now, &mut out);
+        assert!(out.len() == 2 && is_ask(&out[1]) && !r.busy());
+        assert_eq!((r.report().asks, r.report().prefixes_received), (2, 3));
+    }
+
+    #[test]
+    fn a_prefix_of_no_subtree_is_refused_naming_the_rank() {
+        let fake = Fake::default();
+        let mut r = rank(&fake, 2);
+        let bad = vec![Piece::named(Prefix(vec![99]))];
+        match r.on_work(bad, 1) {
+            Err(RunError::BadPrefix { rank: 2, .. }) => {}
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn a_donation_request_is_answered_at_once_later_or_by_the_ask() {
+        let fake = Fake::default();
+        let mut r = rank(&fake, 1);
+        let (now, mut out) = (Instant::now(), Vec::new());
+        r.start(now, &mut out);
+        // Idle: the ask already on its way answers; nothing is sent.
+        r.on_donate_request(now, &mut out);
+        assert_eq!(out.len(), 1);
+        let Message::Work { pieces, .. } = work(4) else {
+            unreachable!()
+        };
+        r.on_work(pieces, 1).unwrap();
+        // Queued tasks taken at once, the pool then idle: donation, then ask.
+        let q = Queens::new(6, false).unwrap();
+        let task = |i: u32| Piece::named(Prefix(vec![i])).task(&q).unwrap();
+        *fake.donation.borrow_mut() = Some((vec![task(0), task(1)], true));
+        r.on_donate_request(now, &mut out);
+        assert!(matches!(&out[1], Message::Donation { pieces } if pieces.len() == 2));
+        assert!(is_ask(&out[2]));
+        // Busy again, nothing to take now: owed, then made by a worker.
+        let Message::Work { pieces, .. } = work(1) else {
+            unreachable!()
+        };
+        r.on_work(pieces, 1).unwrap();
+        r.on_donate_request(now, &mut out);
+        assert!(r.owes_donation() && out.len() == 3);
+        r.on_event(PoolEvent::Donated(vec![task(2)]), now, &mut out);
+        assert!(!r.owes_donation());
+        assert!(matches!(&out[3], Message::Donation { pieces } if pieces.len() == 1));
+        // Owed and never made: the ask withdraws the request.
+        r.on_donate_request(now, &mut out);
+        assert!(r.owes_donation());
+        r.on_event(PoolEvent::Idle, now, &mut out);
+        assert!(!r.owes_donation() && *fake.withdrawn.borrow() == 1);
+        assert!(is_ask(&out[4]));
+        assert_eq!(r.report().prefixes_donated, 3);
+    }
+
+    #[test]
+    fn terminate_sends_one_final_report_and_ignores_what_follows() {
+        let fake = Fake::default();
+        let mut r = rank(&fake, 1);
+        let (now, mut out) = (Instant::now(), Vec::new());
+        r.on_terminate(2.5, 0.1, &mut out);
+        r.on_terminate(3.0, 0.2, &mut out);
+        r.on_event(PoolEvent::Idle, now, &mut out);
+        r.on_donate_request(now, &mut out);
+        assert_eq!(out.len(), 1);
+        let Message::Final(report) = &out[0] else {
+            panic!("{:?}", out[0])
+        };
+        assert_eq!((report.nodes, report.solutions, report.wall_s), (7, 2, 2.5));
+        assert!(r.terminated());
+    }
+
+    #[test]
+    fn only_a_busy_rank_other_than_the_master_reports_progress() {
+        let fake = Fake::default();
+        let t0 = Instant::now();
+        let later = t0 + PROGRESS_EVERY;
+        for (who, busy, sent) in [(1, true, 1), (1, false, 0), (0, true, 0)] {
+            let mut r = rank(&fake, who);
+            let mut out = Vec::new();
+            r.start(t0, &mut out);
+            if busy {
+                r.on_work(Vec::new(), 1).unwrap();
+            }
+            out.clear();
+            r.tick(t0, &mut out);
+            r.tick(later, &mut out);
+            r.tick(later, &mut out);
+            assert_eq!(out.len(), sent, "rank {who}, busy {busy}");
+        }
+    }
+}

@@ -1,3 +1,0 @@
-fn main() -> std::process::ExitCode {
-    hysolve::cli::main()
-}
