@@ -91,9 +91,11 @@ check:
 	$(CARGO) clippy --release --workspace --all-targets -- -D warnings
 	$(CARGO) build --release
 	$(CARGO) test --release --workspace --lib --bins
-	$(CARGO) test --release -p hysolve --test engine --test hitori --test magic --test pack --test xc --test independent
-	$(CARGO) test --release -p hysolve --test simd --test example
+	$(CARGO) test --release -p hysolve --test layers --test engine --test hitori --test magic \
+	  --test pack --test xc --test simd --test uts --test independent
 	$(CARGO) test --release -p hysolve-cli --test fuzz
+	$(CARGO) test --release -p hysolve-tools --test bench
+	$(CARGO) test --release --doc -p hysolve
 
 # qsub pbs/hybrid.sh, sbatch pbs/slurm.sh and a tiny pbs/sweep.sh through a
 # private one-node Slurm cluster (installed when missing; stopped after).

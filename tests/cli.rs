@@ -205,11 +205,11 @@ fn hitori_first_mode_by_default_and_solution_file_format() {
     let dir = tempfile::tempdir().unwrap();
     let grid = concat!(
         env!("CARGO_MANIFEST_DIR"),
-        "/tests/data/hitori/input-5x5.txt"
+        "/examples/hitori/seed/input-5x5.txt"
     );
     let expected = std::fs::read_to_string(concat!(
         env!("CARGO_MANIFEST_DIR"),
-        "/tests/data/hitori/input-5x5.solution"
+        "/examples/hitori/seed/input-5x5.solution"
     ))
     .unwrap();
     let out_file = dir.path().join("five.solution");
@@ -234,7 +234,7 @@ fn hitori_first_mode_by_default_and_solution_file_format() {
     // All solutions of a grid with eight: blocks separated by blank lines.
     let grid = concat!(
         env!("CARGO_MANIFEST_DIR"),
-        "/tests/data/hitori/test-27x27.txt"
+        "/examples/hitori/seed/test-27x27.txt"
     );
     let all = dir.path().join("all.txt");
     let v = json_of(&hysolve(&[
@@ -345,7 +345,7 @@ fn magic_input_errors_and_clean_zeros() {
     assert_one_line_error(&["magic", "--distinct", &range], "range.txt");
     let seed = concat!(
         env!("CARGO_MANIFEST_DIR"),
-        "/tests/data/magic/seed_4x4_br15.txt"
+        "/examples/magic/seed_4x4_br15.txt"
     );
     assert_one_line_error(&["magic", "--distinct", seed], "nothing may be given");
 
@@ -367,7 +367,7 @@ fn magic_modes_and_distinct() {
     assert_eq!(v["mode"], "count");
     let seed = concat!(
         env!("CARGO_MANIFEST_DIR"),
-        "/tests/data/magic/seed_4x4_br15.txt"
+        "/examples/magic/seed_4x4_br15.txt"
     );
     assert_eq!(
         json_of(&hysolve(&["magic", seed, "--json"]))["solutions"],
@@ -378,7 +378,7 @@ fn magic_modes_and_distinct() {
     // 5x5 goes by lines unless told otherwise; both ways agree.
     let row = concat!(
         env!("CARGO_MANIFEST_DIR"),
-        "/tests/data/magic/5x5_row_1_2_13_24_25.txt"
+        "/examples/magic/5x5_row_1_2_13_24_25.txt"
     );
     for by in [&[][..], &["--by", "lines"], &["--by", "cells"]] {
         let mut args = vec!["magic", row, "--json"];
@@ -590,9 +590,9 @@ fn byte_order_mark_and_crlf_are_read() {
             .unwrap()
             .to_string()
     };
-    let grid = windows("grid.txt", "tests/data/hitori/input-8x8.txt");
+    let grid = windows("grid.txt", "examples/hitori/seed/input-8x8.txt");
     assert!(summary(&["--mode", "count", "hitori", &grid]).contains(": 1 solution ("));
-    let square = windows("square.txt", "tests/data/magic/seed_4x4_br15.txt");
+    let square = windows("square.txt", "examples/magic/seed_4x4_br15.txt");
     assert!(summary(&["magic", &square]).contains(": 400 solutions"));
     let pieces = windows("set.pieces", "src/problems/pack/sets/soma.pieces");
     let cube = write_temp(&dir, "cube.txt", &["###\n###\n###\n"; 3].join("\n"));

@@ -15,7 +15,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 fn data() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/hitori")
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/hitori/seed")
 }
 
 /// (name, count) from counts.tsv.

@@ -1,5 +1,5 @@
 //! Magic squares through the engine, ranks as threads: the expected counts
-//! of tests/data/magic (published for the empty 3x3 and 4x4, reproduced by
+//! of examples/magic (published for the empty 3x3 and 4x4, reproduced by
 //! `tests/independent/magic.rs` for every file), in every configuration,
 //! every completion verified.
 
@@ -15,11 +15,11 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 fn data() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/magic")
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/magic")
 }
 
 /// Every instance with its expected count (`NAME.count`; its source in
-/// `tests/data/magic/README.md`).
+/// `examples/magic/README.md`).
 fn instances() -> Vec<(String, u64)> {
     let mut v: Vec<(String, u64)> = std::fs::read_dir(data())
         .unwrap()

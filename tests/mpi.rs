@@ -216,7 +216,7 @@ fn hitori_over_mpi_counts_and_solves_in_every_configuration() {
 
 #[test]
 fn magic_over_mpi_in_every_configuration() {
-    let data = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/magic");
+    let data = concat!(env!("CARGO_MANIFEST_DIR"), "/examples/magic");
     for (ranks, threads) in CONFIGS {
         let what = format!("{ranks}x{threads}");
         for (file, count) in [

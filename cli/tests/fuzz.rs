@@ -199,8 +199,8 @@ fn scratch(dir: &tempfile::TempDir, name: &str) -> PathBuf {
 fn hitori_grids() {
     let seeds = seeds(
         &[
-            "tests/data/hitori/input-5x5.txt",
-            "tests/data/hitori/input-8x8.txt",
+            "examples/hitori/seed/input-5x5.txt",
+            "examples/hitori/seed/input-8x8.txt",
             "examples/hitori/gen-10x10.txt",
         ],
         "0123456789 \n\t-x#",

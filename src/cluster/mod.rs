@@ -149,8 +149,8 @@ fn run_mpi<P: Problem>(
     _sink: &mut dyn SolutionSink,
 ) -> Result<Option<Outcome>, RunError> {
     Err(RunError::Mpi(
-        "started by an MPI launcher, but this hysolve was built without MPI \
-         (--no-default-features): rebuild it with the default features"
+        "started by an MPI launcher, but this program was built without MPI (the \
+         `mpi` feature): rebuild it with the feature (hysolve: without --no-default-features)"
             .into(),
     ))
 }
@@ -159,6 +159,22 @@ fn run_mpi<P: Problem>(
 /// same managers and protocol as over MPI, for tests. Solutions go to
 /// `sink` as [`run`] would deliver them in `all` mode (in the other modes
 /// they are in the outcome).
+///
+/// ```
+/// use hysolve::cluster::{Callback, run_threaded};
+/// use hysolve::problems::queens::Queens;
+/// use hysolve::{Mode, RunConfig};
+/// use std::sync::Arc;
+///
+/// // Every 6-queens board, listed by 3 ranks of 2 threads.
+/// let mut boards = Vec::new();
+/// let config = RunConfig::new(Mode::All).threads(2);
+/// let queens = Arc::new(Queens::new(6, false).unwrap());
+/// let mut sink = Callback(|board: &str| boards.push(board.to_owned()));
+/// let outcome = run_threaded(queens, &config, 3, &mut sink).unwrap();
+/// assert_eq!((outcome.solutions, outcome.ranks), (4, 3));
+/// assert_eq!(boards.len(), 4);
+/// ```
 pub fn run_threaded<P: Problem>(
     problem: Arc<P>,
     config: &RunConfig,

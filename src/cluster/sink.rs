@@ -208,6 +208,20 @@ impl SolutionSink for FileSink {
 /// Where [`run`](super::run) delivers a run's solutions: in `all` mode each
 /// one as it is found; in `first` and `unique` modes those found, at the
 /// end (they are also in [`Outcome::found`](super::Outcome::found)).
+///
+/// ```
+/// use hysolve::cluster::Callback;
+/// use hysolve::problems::queens::Queens;
+/// use hysolve::{Mode, RunConfig, Solutions, run};
+/// use std::sync::Arc;
+///
+/// let mut seen = 0;
+/// let config = RunConfig::new(Mode::All).threads(2);
+/// let queens = Arc::new(Queens::new(5, false).unwrap());
+/// let sink = &mut Callback(|_board: &str| seen += 1);
+/// run(queens, &config, Solutions::Sink(sink)).unwrap();
+/// assert_eq!(seen, 10);
+/// ```
 pub enum Solutions<'a> {
     /// Nowhere: only counted (and kept in the outcome in first/unique modes).
     Discard,

@@ -48,6 +48,23 @@ impl Prefix {
 /// Returns `None` when the prefix does not name a node of this problem
 /// (an index past the children of some node): a sign of a corrupt message or
 /// of ranks disagreeing about the instance.
+///
+/// ```
+/// use hysolve::engine::{Prefix, Problem, replay};
+/// use hysolve::problems::queens::Queens;
+///
+/// let q = Queens::new(8, false).unwrap();
+/// // The root's third child, then that node's first: the same node on
+/// // every rank, since children come in a fixed order.
+/// let path = Prefix::root().child(2).child(0);
+/// let mut kids = Vec::new();
+/// q.children(&q.root(), &mut kids);
+/// let third = kids[2].clone();
+/// kids.clear();
+/// q.children(&third, &mut kids);
+/// assert_eq!(format!("{:?}", replay(&q, &path)), format!("{:?}", Some(kids[0].clone())));
+/// assert!(replay(&q, &Prefix::root().child(99)).is_none());
+/// ```
 pub fn replay<P: Problem>(problem: &P, prefix: &Prefix) -> Option<P::Node> {
     let mut node = problem.root();
     let mut buf = Vec::new();

@@ -315,7 +315,19 @@ impl<N> Context<N> for Sequential {
 }
 
 /// Runs the whole search on the calling thread. The reference against which
-/// every parallel configuration is checked.
+/// every parallel configuration is checked. Returns the counters and, in
+/// the modes that keep solutions, the solutions found, rendered.
+///
+/// ```
+/// use hysolve::engine::{Mode, sequential};
+/// use hysolve::problems::queens::Queens;
+///
+/// let q = Queens::new(6, false).unwrap();
+/// let (counted, _) = sequential(&q, Mode::Count);
+/// assert_eq!(counted.solutions, 4);
+/// let (_, first) = sequential(&q, Mode::First);
+/// assert_eq!(first.len(), 1);
+/// ```
 pub fn sequential<P: Problem>(problem: &P, mode: Mode) -> (Counters, Vec<String>) {
     let mut searcher = Searcher::new(problem, mode);
     let mut ctx = Sequential {

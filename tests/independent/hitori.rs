@@ -154,7 +154,7 @@ fn count_file(path: &Path) -> u64 {
 
 #[test]
 fn every_count_in_counts_tsv() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/hitori");
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/hitori/seed");
     let table = std::fs::read_to_string(dir.join("counts.tsv")).unwrap();
     let mut checked = 0;
     for line in table.lines().filter(|l| !l.trim().is_empty()) {

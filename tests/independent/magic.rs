@@ -183,7 +183,7 @@ pub fn completions(text: &str) -> u64 {
 
 #[test]
 fn every_magic_count_in_the_data() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/magic");
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/magic");
     let mut checked = 0;
     for entry in std::fs::read_dir(&dir).unwrap() {
         let path = entry.unwrap().path();

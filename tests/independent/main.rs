@@ -3,12 +3,12 @@
 //! expected counts that the data READMEs attribute to them. Each module
 //! reads the shipped test data itself.
 //!
-//! - `magic`: every completion count of `tests/data/magic`, by a row-major
+//! - `magic`: every completion count of `examples/magic`, by a row-major
 //!   search that derives the last blank of each row and column;
 //! - `pack`: the IQ Fit 11x5 board's 371,020 tilings (92,755 up to the
 //!   board's symmetries) and the 6x10 pentomino count, by a first-empty-cell
 //!   search with its own orientation code;
-//! - `hitori`: `tests/data/hitori/counts.tsv` and the open grids' counts, by
+//! - `hitori`: `examples/hitori/seed/counts.tsv` and the open grids' counts, by
 //!   a cell-by-cell search with forward checking and a row-by-row
 //!   connectivity test;
 //! - `xc`: every count of `examples/xc` (the Sudoku's uniqueness among
