@@ -27,9 +27,13 @@
 //! same set of boards.) A complete Side board is weighed by the same
 //! rotation check, from the same array of rows.
 //!
-//! Runs where the processor has AVX-512 F and VPOPCNTDQ and
-//! `HYSOLVE_SIMD` does not cap the level below `avx512` (`available`);
-//! elsewhere the row-order walk counts alone, and visits more boards.
+//! Three paths, one tree: AVX-512 (F and VPOPCNTDQ) keeps the rows in one
+//! register; elsewhere the same walk runs on an array of 16 rows
+//! (`Scalar`), compiled twice: for x86-64-v3 (AVX2, BMI, POPCNT) and for
+//! the baseline target (what `HYSOLVE_SIMD=none` and aarch64 get). Each
+//! path picks the same row, tries the same squares in the same order and
+//! cuts the same boards, so every path counts the same nodes ([`path`]
+//! says which runs).
 
 #[cfg(target_arch = "x86_64")]
 use std::arch::x86_64::*;
@@ -40,10 +44,22 @@ use crate::engine::simd::{self, Level};
 /// The most rows one register holds.
 pub(super) const LANES: u32 = 16;
 
-/// Whether the counter runs in this process: the processor has AVX-512 F
-/// and VPOPCNTDQ, and `HYSOLVE_SIMD` allows them ([`simd::level`]).
+/// Whether the counter runs in this process: on every processor, with the
+/// widest path `HYSOLVE_SIMD` allows ([`path`]).
 pub(super) fn available() -> bool {
-    simd::level() >= Level::Avx512 && supported()
+    true
+}
+
+/// The instructions the counter uses in this process: AVX-512 where the
+/// processor has F and VPOPCNTDQ and [`simd::level`] allows them, the
+/// portable walk compiled for x86-64-v3 at `avx2`, the portable walk for
+/// the baseline target otherwise. Every path visits the same boards.
+pub(super) fn path() -> Level {
+    match simd::level() {
+        Level::Avx512 if supported() => Level::Avx512,
+        Level::Avx512 | Level::Avx2 if simd::detected() >= Level::Avx2 => Level::Avx2,
+        _ => Level::None,
+    }
 }
 
 /// Whether this processor has the instructions `Walk::start` is compiled
@@ -63,8 +79,8 @@ fn supported() -> bool {
 /// rows `0..y` hold the
 /// queens in `board` (bits) and whose row `y` sees the masks `cols`,
 /// `left` and `right`, adding each board placed to `t.nodes`. Needs
-/// `n - y <= LANES` and `y >= 1`; panics on a processor without AVX-512 F
-/// and VPOPCNTDQ (callers ask `available()` first).
+/// `n - y <= LANES` and `y >= 1`. Runs on `b`'s path (this process's
+/// widest, [`path`], unless a test forces one).
 #[allow(clippy::too_many_arguments)]
 pub(super) fn count(
     class: Class,
@@ -76,13 +92,6 @@ pub(super) fn count(
     board: [u32; 32],
     t: &mut Tally,
 ) {
-    // A real check, not a debug one: `Walk::start` runs AVX-512
-    // instructions, and this function is safe to call. It runs once a
-    // subtree (a few thousand times a run), not once a board.
-    assert!(
-        supported(),
-        "constrained::count needs AVX-512 F and VPOPCNTDQ"
-    );
     assert!(b.last() + 1 - y <= LANES && y >= 1);
     let rows = b.last() + 1 - y;
     let mut free = [0u32; LANES as usize];
@@ -91,31 +100,46 @@ pub(super) fn count(
         let row = y + k32;
         *f = b.row_mask(class, row) & !(cols | (left << k32) | (right >> k32));
     }
-    #[cfg(target_arch = "x86_64")]
-    {
-        let mut walk = Walk {
-            b: *b,
-            class,
-            y: y as usize,
-            board,
-            t: Tally::default(),
-        };
-        let lanes = (1u32 << rows) - 1;
-        // SAFETY: `start` is compiled for AVX-512 F and VPOPCNTDQ, and the
-        // `assert!(supported())` above has just checked that this processor
-        // has both (in every build, release included).
-        unsafe { walk.start(free, lanes, b.all() & !cols) };
-        t.nodes += walk.t.nodes;
-        t.solutions += walk.t.solutions;
+    let mut walk = Walk {
+        b: *b,
+        class,
+        y: y as usize,
+        board,
+        t: Tally::default(),
+    };
+    let lanes = (1u32 << rows) - 1;
+    let unused = b.all() & !cols;
+    match b.path() {
+        #[cfg(target_arch = "x86_64")]
+        Level::Avx512 => {
+            // A real check, not a debug one: `start` runs AVX-512
+            // instructions. It runs once a subtree, not once a board.
+            assert!(
+                supported(),
+                "the AVX-512 path needs AVX-512 F and VPOPCNTDQ"
+            );
+            // SAFETY: `start` is compiled for AVX-512 F and VPOPCNTDQ, and
+            // the assert above has just checked that this processor has
+            // both (in every build, release included).
+            unsafe { walk.start(free, lanes, unused) };
+        }
+        #[cfg(target_arch = "x86_64")]
+        Level::Avx2 => {
+            assert!(
+                simd::detected() >= Level::Avx2,
+                "the AVX2 path needs x86-64-v3"
+            );
+            // SAFETY: `start_v3` is compiled for x86-64-v3 (AVX2, BMI1,
+            // BMI2, LZCNT, POPCNT); the assert above has just checked that
+            // this processor has them (`simd::detected` asks for each).
+            unsafe { walk.start_v3(free, lanes, unused) };
+        }
+        _ => walk.start_scalar(free, lanes, unused),
     }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        let _ = (board, free, t);
-        unreachable!("constrained::count without AVX-512");
-    }
+    t.nodes += walk.t.nodes;
+    t.solutions += walk.t.solutions;
 }
 
-#[cfg(target_arch = "x86_64")]
 struct Walk {
     b: Bounds,
     class: Class,
@@ -204,7 +228,143 @@ impl Walk {
             unused &= !bit;
         }
     }
+}
 
+/// The walk below on an array of rows, in portable code: `fr[k]` holds the
+/// free squares of lane `k` (0 once its row is filled), `rem` the lanes
+/// left. The same rules as the AVX-512 walk, in the same order.
+macro_rules! scalar_walk {
+    ($start:ident, $below:ident $(, #[$feature:meta])?) => {
+        impl Walk {
+                                    $(#[$feature])?
+            fn $start(&mut self, fr: [u32; LANES as usize], rem: u32, unused: u32) {
+                if fits_scalar(&fr, rem, unused) {
+                    self.$below(fr, rem, unused);
+                }
+            }
+
+            $(#[$feature])?
+            fn $below(&mut self, mut fr: [u32; LANES as usize], mut rem: u32, mut unused: u32) {
+                loop {
+                    let j = fewest(&fr, rem);
+                    let mut f = fr[j as usize];
+                    let row = self.y + j as usize;
+                    let rest = rem & !(1 << j);
+                    if rest == 0 {
+                        self.leaves(row, f);
+                        return;
+                    }
+                    if rest & (rest - 1) == 0 {
+                        let k = rest.trailing_zeros();
+                        let g = fr[k as usize];
+                        self.pair(row, f, self.y + k as usize, g, j.abs_diff(k), unused);
+                        return;
+                    }
+                                                                                let mut tail = None;
+                    while f != 0 {
+                        let bit = f & f.wrapping_neg();
+                        f ^= bit;
+                        self.t.nodes += 1;
+                        self.board[row] = bit;
+
+                        // Each row left loses the queen's column and its two
+                        // diagonals (filled rows are 0), with the forward
+                        // check in the same pass: the first row left empty
+                        // ends it, as `fits_scalar` would decide.
+                                                                        let mut next = [0u32; LANES as usize];
+                        let mut all = 0;
+                        let mut left = rest;
+                        while left != 0 {
+                            let k = left.trailing_zeros();
+                            left &= left - 1;
+                            let d = k.abs_diff(j);
+                            let v = fr[k as usize] & !(bit | (bit << d) | (bit >> d));
+                            next[k as usize] = v;
+                            all |= v;
+                            if v == 0 {
+                                all = !0;
+                                break;
+                            }
+                        }
+                        if all == unused & !bit {
+                            if f == 0 {
+                                tail = Some((next, bit));
+                            } else {
+                                self.$below(next, rest, unused & !bit);
+                            }
+                        }
+                    }
+                    let Some((next, bit)) = tail else { return };
+                    // `board[row]` still holds `bit`: it was the last one written.
+                    fr = next;
+                    rem = rest;
+                    unused &= !bit;
+                }
+            }
+        }
+    };
+}
+
+scalar_walk!(start_scalar, below_scalar);
+#[cfg(target_arch = "x86_64")]
+scalar_walk!(
+    start_v3,
+    below_v3,
+    #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
+);
+
+/// The lane of `rem` whose row has the fewest free squares, the lowest of a
+/// tie (as the AVX-512 walk picks it): one or two squares found without a
+/// popcount, the usual case.
+#[inline(always)]
+fn fewest(fr: &[u32; LANES as usize], rem: u32) -> u32 {
+    let mut two = None;
+    let mut left = rem;
+    while left != 0 {
+        let k = left.trailing_zeros();
+        left &= left - 1;
+        let f = fr[k as usize];
+        let below = f & (f - 1);
+        if below == 0 {
+            return k;
+        }
+        if two.is_none() && below & (below - 1) == 0 {
+            two = Some(k);
+        }
+    }
+    if let Some(k) = two {
+        return k;
+    }
+    let mut best = u32::MAX;
+    let mut left = rem;
+    while left != 0 {
+        let k = left.trailing_zeros();
+        left &= left - 1;
+        best = best.min((fr[k as usize].count_ones() << 4) | k);
+    }
+    best & 15
+}
+
+/// The forward check on an array of rows: every row of `rem` has a free
+/// square, and together they cover the columns not taken (the lanes
+/// outside `rem` are 0).
+#[inline(always)]
+fn fits_scalar(fr: &[u32; LANES as usize], rem: u32, unused: u32) -> bool {
+    let mut all = 0;
+    let mut left = rem;
+    while left != 0 {
+        let k = left.trailing_zeros();
+        left &= left - 1;
+        let f = fr[k as usize];
+        if f == 0 {
+            return false;
+        }
+        all |= f;
+    }
+    all == unused
+}
+
+impl Walk {
     /// The last two rows left: `row` with free squares `f` (filled first,
     /// as `below` would), then `other`, `d` rows away, with free squares
     /// `g`; `unused` holds their two columns. Counts the boards `below`

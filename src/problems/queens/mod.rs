@@ -13,10 +13,11 @@
 //! the Side searches (first queen in column `b`). Counts equal the plain
 //! count (tested against OEIS A000170).
 //!
-//! Below a board of those cases, once at most 16 rows are left and the
-//! processor has AVX-512, the count fills the most constrained row first
-//! and cuts a board as soon as a row left has no free square
-//! (`constrained.rs`); elsewhere it walks the rows in order.
+//! Below a board of those cases, once at most 16 rows are left, the count
+//! fills the most constrained row first and cuts a board as soon as a row
+//! left has no free square (`constrained.rs`), on every processor: with
+//! AVX-512, or on an array of rows compiled for x86-64-v3 or for the
+//! baseline target, visiting the same boards.
 
 mod constrained;
 pub mod solution;
@@ -43,6 +44,9 @@ pub struct Queens {
     symmetric: bool,
     /// Counts by the row-order walk alone, never `constrained.rs` (tests).
     row_order: bool,
+    /// The path `constrained.rs` takes (`None`: this process's, from
+    /// `HYSOLVE_SIMD` and the processor; tests force each).
+    path: Option<crate::engine::simd::Level>,
 }
 
 /// A partial board: the first `row` rows hold a queen each.
@@ -107,11 +111,16 @@ impl Queens {
             all,
             symmetric: symmetric && n >= MIN_SYMMETRIC_N,
             row_order: false,
+            path: None,
         })
     }
 
     fn bounds(&self, b: &Board) -> Bounds {
         let bounds = Bounds::new(self.n, b.bound1 as u32);
+        let bounds = match self.path {
+            Some(path) => bounds.on_path(path),
+            None => bounds,
+        };
         if self.row_order {
             bounds.row_order()
         } else {
@@ -404,36 +413,38 @@ mod test {
     }
 
     #[test]
-    fn constrained_counter_agrees_with_row_order_walk() {
+    fn constrained_counter_agrees_with_row_order_walk_on_every_path() {
         use crate::engine::simd::{self, Level};
-        if simd::detected() < Level::Avx512 {
-            // Not a silent pass: on this processor the counter must never
-            // be chosen, and `HYSOLVE_SIMD=avx512` must be refused.
-            assert!(!constrained::available());
-            assert!(simd::parse(Some("avx512")).is_err());
-            eprintln!(
-                "constrained.rs NOT CHECKED: this processor lacks AVX-512 F + VPOPCNTDQ (it runs {:?}); the dispatcher keeps off it",
-                simd::available()
-            );
-            return;
-        }
-        assert!(
-            constrained::available(),
-            "HYSOLVE_SIMD={} keeps the AVX-512 counter from running: run the tests without it",
-            simd::level()
-        );
         // Every board of the first three levels of the symmetric tree for
         // n = 4..=14, the root for n = 15, and for n = 17 the last Side
-        // board (row 1 on: 16 rows, a full register).
+        // board (row 1 on: 16 rows, a full register); on each path this
+        // processor has, `none` always: the same solutions as the
+        // row-order walk, and the same nodes on every path.
+        let paths = simd::available();
+        assert_eq!(paths[0], Level::None);
         let agree = |q: &Queens, b: &Board| {
             let slow = Queens {
                 row_order: true,
                 ..q.clone()
             };
-            let (fast, row) = (q.count_subtree(b), slow.count_subtree(b));
-            assert_eq!(fast.solutions, row.solutions, "n={} {b:?}", q.n);
-            assert!(fast.nodes <= row.nodes, "n={} {b:?}", q.n);
-            (fast.nodes, row.nodes)
+            let row = slow.count_subtree(b);
+            let mut first = None;
+            for &path in &paths {
+                let fast = Queens {
+                    path: Some(path),
+                    ..q.clone()
+                }
+                .count_subtree(b);
+                assert_eq!(fast.solutions, row.solutions, "n={} {path} {b:?}", q.n);
+                assert!(fast.nodes <= row.nodes, "n={} {path} {b:?}", q.n);
+                let first = *first.get_or_insert(fast.nodes);
+                assert_eq!(
+                    fast.nodes, first,
+                    "n={} {path}: nodes differ from none",
+                    q.n
+                );
+            }
+            (first.unwrap(), row.nodes)
         };
         for n in 4..=15u32 {
             let q = Queens::new(n, true).unwrap();
@@ -457,6 +468,7 @@ mod test {
         let side = classes.last().unwrap();
         assert_eq!((side.class, side.row), (Class::Side, 1));
         agree(&q, side);
+        eprintln!("constrained.rs checked on {paths:?}");
     }
 
     #[test]

@@ -62,9 +62,11 @@ pub(super) struct Bounds {
     top: u32,
     /// The column a 180-degree symmetric board has in its last row.
     end: u32,
-    /// Counts with `constrained.rs` where it can (the processor has
-    /// AVX-512), else walks the rows in order.
+    /// Counts with `constrained.rs` below its cut-off (always, but in
+    /// tests that ask for the row-order walk alone).
     constrained: bool,
+    /// The instructions `constrained.rs` uses.
+    path: crate::engine::simd::Level,
 }
 
 impl Bounds {
@@ -85,7 +87,18 @@ impl Bounds {
             top,
             end: top >> bound1.min(31),
             constrained: constrained::available(),
+            path: constrained::path(),
         }
+    }
+
+    /// The same bounds, counted on `path` (tests force each).
+    pub(super) fn on_path(self, path: crate::engine::simd::Level) -> Bounds {
+        Bounds { path, ..self }
+    }
+
+    /// The path `constrained.rs` takes.
+    pub(super) fn path(&self) -> crate::engine::simd::Level {
+        self.path
     }
 
     /// The same bounds, counted by the row-order walk alone.
