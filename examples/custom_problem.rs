@@ -13,6 +13,7 @@
 //! cargo run --release --example custom_problem                 # order 7: 52 (both ways)
 //! cargo run --release --example custom_problem -- 8 --distinct # 150
 //! cargo run --release --example custom_problem -- 4 --all      # lists both pairings
+//! cargo build --release -p hysolve --example custom_problem --features mpi
 //! mpirun -np 2 target/release/examples/custom_problem 11 --distinct --threads 1
 //! ```
 
