@@ -29,8 +29,9 @@
 //!
 //! Three paths, one tree: AVX-512 (F and VPOPCNTDQ) keeps the rows in one
 //! register; elsewhere the same walk runs on an array of 16 rows
-//! (`Scalar`), compiled twice: for x86-64-v3 (AVX2, BMI, POPCNT) and for
-//! the build's baseline target (x86-64-v2 on x86-64, `.cargo/config.toml`: what `HYSOLVE_SIMD=none` and aarch64 get). Each
+//! (`scalar_walk!`), compiled twice: for x86-64-v3 (AVX2, BMI, POPCNT)
+//! and for the build's baseline target (x86-64-v2 on x86-64, set in
+//! `.cargo/config.toml`: what `HYSOLVE_SIMD=none` and aarch64 get). Each
 //! path picks the same row, tries the same squares in the same order and
 //! cuts the same boards, so every path counts the same nodes ([`path`]
 //! says which runs).
