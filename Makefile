@@ -105,7 +105,7 @@ test-scheduler: deps
 # The long counts the project quotes and `make test` cannot afford (N-Queens
 # 18, UTS T1XL, Bedlam, every 5x5 magic square, the pentomino rectangles,
 # IQ Fit and Soma through xc exports), each printed with its published
-# source; writes bench-results/verify.txt. About 6 minutes on 2 cores. Run it
+# source; writes bench-results/verify.txt. About 4 minutes on 2 cores. Run it
 # before figures are published.
 verify: build
 	bash tests/verify.sh $(BIN)

@@ -4,7 +4,7 @@
 # (or, where none is published, the independent program that reproduced it).
 # Prints one line a count and writes the same lines, with the commit and the
 # machine, to bench-results/verify.txt. Exits non-zero if any count differs.
-# About 6 minutes on 2 cores.
+# About 4 minutes on 2 cores.
 #
 #   tests/verify.sh [HYSOLVE_BINARY]
 set -uo pipefail
