@@ -745,3 +745,57 @@ fn pack_export_xc_round_trip() {
         "--distinct",
     );
 }
+
+#[test]
+fn each_command_offers_only_its_own_options_and_keeps_its_own_help() {
+    let help = |args: &[&str]| String::from_utf8_lossy(&hysolve(args).stdout).into_owned();
+    // generate takes no search option: none offered, one given is refused.
+    let generate = help(&["generate", "hitori", "--help"]);
+    assert!(generate.starts_with("A Hitori puzzle"), "{generate}");
+    for search_only in ["--checkpoint", "--resume", "--limit", "--mode", "--threads"] {
+        assert!(
+            !generate.contains(search_only),
+            "generate offers {search_only}"
+        );
+    }
+    assert!(generate.contains("--out") && generate.contains("--json"));
+    assert_one_line_error(
+        &[
+            "--checkpoint",
+            "x.ckpt",
+            "generate",
+            "hitori",
+            "--size",
+            "5",
+        ],
+        "--checkpoint is an option of a search, not of generate",
+    );
+    assert_one_line_error(
+        &["--mode", "all", "view", "nothing.txt"],
+        "--mode is an option of a search, not of view",
+    );
+    // A search has them, and its own one-line help first.
+    let queens = help(&["queens", "--help"]);
+    assert!(
+        queens.starts_with("Count (or list) the placements"),
+        "{queens}"
+    );
+    for option in [
+        "--checkpoint",
+        "--resume",
+        "--limit",
+        "--mode",
+        "--threads",
+        "--out",
+    ] {
+        assert!(queens.contains(option), "queens lacks {option}");
+    }
+    // Before or after the puzzle's name, the same run.
+    let before = json_of(&hysolve(&["--mode", "first", "--json", "queens", "8"]));
+    let after = json_of(&hysolve(&["queens", "8", "--mode", "first", "--json"]));
+    assert_eq!(
+        (before["mode"].clone(), before["solutions"].clone()),
+        ("first".into(), 1.into())
+    );
+    assert_eq!(before["mode"], after["mode"]);
+}

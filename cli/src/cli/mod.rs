@@ -23,7 +23,9 @@ use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-/// Options every command takes (`json`, `quiet`), anywhere on the line.
+// Options every command takes (`json`, `quiet`), anywhere on the line. (A
+// plain comment: a doc comment would become the about of every command
+// these options are added to.)
 #[derive(Debug, Args)]
 pub struct Common {
     /// Print one JSON object as the last line of stdout
@@ -34,8 +36,9 @@ pub struct Common {
     pub quiet: bool,
 }
 
-/// The options of a search (`hysolve PUZZLE ...`), before or after the
-/// puzzle's name; `generate` and `view` take none of them.
+// The options of a search (`hysolve PUZZLE ...`), before or after the
+// puzzle's name; `generate` and `view` take none of them. (A plain comment,
+// as above.)
 #[derive(Debug, Args)]
 pub struct SearchArgs {
     /// Worker threads per rank [default: OMP_NUM_THREADS, else the cores
@@ -263,7 +266,7 @@ pub fn main() -> ExitCode {
     }
 }
 
-/// `generate`'s own options.
+// `generate`'s own options. (A plain comment, as above.)
 #[derive(Debug, Args)]
 pub struct GenerateArgs {
     /// Write the puzzle to FILE, and its solution beside it (FILE with the
