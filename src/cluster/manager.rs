@@ -227,13 +227,16 @@ impl<'a, P: Problem, T: Transport> Manager<'a, P, T> {
         if self.state.terminated() {
             return Ok(());
         }
-        if let (PoolEvent::Solutions { unit, texts }, Some(head)) = (&event, &mut self.head) {
+        let event = match (event, &mut self.head) {
             // Rank 0's own solutions go to the master without a message.
-            let mut out = Outbox::new();
-            head.accept_solutions(0, unit.clone(), texts.clone(), &mut out)?;
-            self.dispatch(out);
-            return Ok(());
-        }
+            (PoolEvent::Solutions { unit, texts }, Some(head)) => {
+                let mut out = Outbox::new();
+                head.accept_solutions(0, unit, texts, &mut out)?;
+                self.dispatch(out);
+                return Ok(());
+            }
+            (event, _) => event,
+        };
         let mut out = Vec::new();
         self.state.on_event(event, Instant::now(), &mut out);
         self.send_to_master(out);

@@ -100,54 +100,29 @@ impl SearchArgs {
 /// Seconds between checkpoints when `--checkpoint-every` is not given.
 const CHECKPOINT_EVERY_S: f64 = 60.0;
 
-/// What a search was asked for: the common options and the search's own,
-/// with their defaults.
+/// What a search was asked for: the common options and the search's own
+/// (after the puzzle's name, else before it).
 #[derive(Debug)]
 pub struct Global {
-    /// `--threads`.
-    pub threads: Option<u32>,
-    /// `--mode`.
-    pub mode: Option<Mode>,
-    /// `--out` (also `generate`'s).
-    pub out: Option<PathBuf>,
-    /// `--limit`.
-    pub limit: Option<u64>,
-    /// `--checkpoint`.
-    pub checkpoint: Option<PathBuf>,
-    /// `--checkpoint-every`, in seconds.
-    pub checkpoint_every: f64,
-    /// `--resume`.
-    pub resume: Option<PathBuf>,
-    /// `--json`.
-    pub json: bool,
-    /// `--stats`.
-    pub stats: bool,
-    /// `--quiet`.
-    pub quiet: bool,
-    /// `--progress`.
-    pub progress: bool,
-    /// `--prefixes-per-worker`.
-    pub prefixes_per_worker: u32,
+    /// `--json`, `--quiet`.
+    pub common: Common,
+    /// The search's options.
+    pub search: SearchArgs,
 }
 
 impl Global {
-    fn new(common: Common, s: SearchArgs) -> Global {
-        Global {
-            threads: s.threads,
-            mode: s.mode,
-            out: s.out,
-            limit: s.limit,
-            checkpoint: s.checkpoint,
-            checkpoint_every: s.checkpoint_every.unwrap_or(CHECKPOINT_EVERY_S),
-            resume: s.resume,
-            json: common.json,
-            stats: s.stats,
-            quiet: common.quiet,
-            progress: s.progress,
-            prefixes_per_worker: s
-                .prefixes_per_worker
-                .unwrap_or(hysolve::cluster::DEFAULT_PREFIXES_PER_WORKER as u32),
-        }
+    /// `--checkpoint-every`, in seconds, or its default.
+    pub fn checkpoint_every(&self) -> f64 {
+        self.search.checkpoint_every.unwrap_or(CHECKPOINT_EVERY_S)
+    }
+
+    /// `--prefixes-per-worker`, or its default.
+    pub fn prefixes_per_worker(&self) -> usize {
+        self.search
+            .prefixes_per_worker
+            .map_or(hysolve::cluster::DEFAULT_PREFIXES_PER_WORKER, |n| {
+                n as usize
+            })
     }
 }
 
@@ -296,7 +271,10 @@ pub fn run(matches: &clap::ArgMatches) -> Result<(), CliError> {
             Some(puzzle) => {
                 let before = SearchArgs::from_arg_matches(matches)?;
                 let after = SearchArgs::from_arg_matches(sub)?;
-                let g = Global::new(common, after.or(before));
+                let g = Global {
+                    common,
+                    search: after.or(before),
+                };
                 solve::solve(puzzle, sub, &g)
             }
             None => Err(CliError::Usage(format!("unknown problem '{name}'"))),

@@ -13,51 +13,53 @@ use std::time::Instant;
 
 pub(super) fn solve(puzzle: &dyn Entry, args: &ArgMatches, g: &Global) -> Result<(), CliError> {
     let input = Instant::now();
-    let mode = match g.mode {
+    let mode = match g.search.mode {
         Some(mode) => mode,
         None => puzzle.default_mode(args)?,
     };
     // Only a checkpointed run needs it: it reads the input files again.
-    let fingerprint = if g.checkpoint.is_some() || g.resume.is_some() {
+    let fingerprint = if g.search.checkpoint.is_some() || g.search.resume.is_some() {
         fingerprint(puzzle, args)?
     } else {
         String::new()
     };
     let job = puzzle.build(args, mode)?;
     if let Some(note) = job.note()
-        && !g.quiet
+        && !g.common.quiet
     {
         eprintln!("hysolve: note: {note}");
     }
     let started = Instant::now();
     let prepare_s = (started - input).as_secs_f64();
     let mut config = RunConfig::new(mode)
-        .threads(g.threads.map_or_else(default_threads, |t| t as usize))
-        .prefixes_per_worker(g.prefixes_per_worker as usize)
+        .threads(
+            g.search
+                .threads
+                .map_or_else(default_threads, |t| t as usize),
+        )
+        .prefixes_per_worker(g.prefixes_per_worker())
         .started(started);
-    config.limit = g.limit;
-    let solutions = match (mode, &g.out) {
+    config.limit = g.search.limit;
+    let solutions = match (mode, &g.search.out) {
         (_, Some(path)) => Solutions::File(path.clone()),
         (Mode::All, None) => Solutions::Stdout,
         (_, None) => Solutions::Discard,
     };
     // The library's rules, checked before a checkpoint to resume is read.
-    if let Some(plan) = checkpoint_plan(g, mode, job.name(), &job.instance(), &fingerprint) {
-        config = config.checkpoint(plan);
-    }
+    config.checkpoint =
+        checkpoint_plan(g, mode, job.name(), &job.instance(), &fingerprint).map(Arc::new);
     config.validate(&solutions).map_err(RunError::from)?;
-    if let Some(file) = &g.resume {
-        let mut plan = checkpoint_plan(g, mode, job.name(), &job.instance(), &fingerprint)
-            .expect("--resume gives a plan");
+    // The plan is not shared yet: the checkpoint to resume goes into it.
+    let plan = config.checkpoint.as_mut().and_then(Arc::get_mut);
+    if let (Some(file), Some(plan)) = (&g.search.resume, plan) {
         plan.resume = Some(Checkpoint::load(file, &plan.identity).map_err(RunError::from)?);
-        config = config.checkpoint(plan);
     }
     if let Some(flag) = signals::interrupt_flag() {
         config = config.interrupt(flag);
     }
     // Under mpirun stderr is a pipe to the launcher, and a rank cannot tell
     // whether the launcher's own output is a terminal: --progress.
-    if !g.quiet && (g.progress || std::io::stderr().is_terminal()) {
+    if !g.common.quiet && (g.search.progress || std::io::stderr().is_terminal()) {
         config = config.observer(Arc::new(Bar::default()));
     }
     let Some(mut outcome) = job.run(&config, solutions)? else {
@@ -134,10 +136,14 @@ fn checkpoint_plan(
     instance: &str,
     fingerprint: &str,
 ) -> Option<CheckpointPlan> {
-    let path = g.checkpoint.clone().or_else(|| g.resume.clone())?;
+    let path = g
+        .search
+        .checkpoint
+        .clone()
+        .or_else(|| g.search.resume.clone())?;
     Some(CheckpointPlan {
         path,
-        every: std::time::Duration::from_secs_f64(g.checkpoint_every),
+        every: std::time::Duration::from_secs_f64(g.checkpoint_every()),
         identity: Checkpoint::identity(name, instance, &mode.to_string(), fingerprint),
         resume: None,
     })
@@ -156,7 +162,7 @@ fn print_outcome(
         path: "<stdout>".into(),
         source,
     };
-    if outcome.mode != Mode::All || g.out.is_some() {
+    if outcome.mode != Mode::All || g.search.out.is_some() {
         // In `all` mode without --out the solutions themselves are on stdout.
         for (i, text) in outcome.found.iter().enumerate() {
             if i > 0 {
@@ -165,10 +171,10 @@ fn print_outcome(
             writeln!(out, "{text}").map_err(io)?;
         }
     }
-    if outcome.mode == Mode::All && g.out.is_none() && outcome.written > 0 {
+    if outcome.mode == Mode::All && g.search.out.is_none() && outcome.written > 0 {
         writeln!(out).map_err(io)?; // a blank line after the last solution
     }
-    if !g.quiet || !g.json {
+    if !g.common.quiet || !g.common.json {
         writeln!(
             out,
             "{}",
@@ -176,10 +182,10 @@ fn print_outcome(
         )
         .map_err(io)?;
     }
-    if g.stats {
+    if g.search.stats {
         eprint!("{}", report::stats_table(outcome));
     }
-    if g.json {
+    if g.common.json {
         writeln!(out, "{}", report::json(name, instance, outcome, prepare_s)).map_err(io)?;
     }
     out.flush().map_err(io)?;

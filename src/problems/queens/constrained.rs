@@ -45,12 +45,6 @@ use crate::engine::simd::{self, Level};
 /// The most rows one register holds.
 pub(super) const LANES: u32 = 16;
 
-/// Whether the counter runs in this process: on every processor, with the
-/// widest path `HYSOLVE_SIMD` allows ([`path`]).
-pub(super) fn available() -> bool {
-    true
-}
-
 /// The instructions the counter uses in this process: AVX-512 where the
 /// processor has F and VPOPCNTDQ and [`simd::level`] allows them, the
 /// portable walk compiled for x86-64-v3 at `avx2`, the portable walk for
@@ -237,7 +231,7 @@ impl Walk {
 macro_rules! scalar_walk {
     ($start:ident, $below:ident $(, #[$feature:meta])?) => {
         impl Walk {
-                                    $(#[$feature])?
+            $(#[$feature])?
             fn $start(&mut self, fr: [u32; LANES as usize], rem: u32, unused: u32) {
                 if fits_scalar(&fr, rem, unused) {
                     self.$below(fr, rem, unused);
@@ -261,18 +255,17 @@ macro_rules! scalar_walk {
                         self.pair(row, f, self.y + k as usize, g, j.abs_diff(k), unused);
                         return;
                     }
-                                                                                let mut tail = None;
+                    let mut tail = None;
                     while f != 0 {
                         let bit = f & f.wrapping_neg();
                         f ^= bit;
                         self.t.nodes += 1;
                         self.board[row] = bit;
-
                         // Each row left loses the queen's column and its two
                         // diagonals (filled rows are 0), with the forward
                         // check in the same pass: the first row left empty
                         // ends it, as `fits_scalar` would decide.
-                                                                        let mut next = [0u32; LANES as usize];
+                        let mut next = [0u32; LANES as usize];
                         let mut all = 0;
                         let mut left = rest;
                         while left != 0 {
@@ -348,7 +341,7 @@ fn fewest(fr: &[u32; LANES as usize], rem: u32) -> u32 {
 
 /// The forward check on an array of rows: every row of `rem` has a free
 /// square, and together they cover the columns not taken (the lanes
-/// outside `rem` are 0).
+/// outside `rem` are not read).
 #[inline(always)]
 fn fits_scalar(fr: &[u32; LANES as usize], rem: u32, unused: u32) -> bool {
     let mut all = 0;

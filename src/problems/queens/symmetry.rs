@@ -86,7 +86,7 @@ impl Bounds {
             last_mask,
             top,
             end: top >> bound1.min(31),
-            constrained: constrained::available(),
+            constrained: true,
             path: constrained::path(),
         }
     }
