@@ -7,12 +7,14 @@
 
 use crate::view::Format;
 use clap::{ArgMatches, FromArgMatches};
+use hysolve::cluster::sim::{self, SimConfig, SimError, SimReport};
 use hysolve::cluster::{Outcome, RunConfig, RunError, Solutions};
 use hysolve::engine::{Mode, Problem};
 use hysolve::problems::PuzzleError;
 use std::marker::PhantomData;
 use std::path::PathBuf;
 use std::sync::Arc;
+use std::time::Duration;
 
 /// One puzzle, as the command line, the checkpoints and the viewer see it.
 pub trait Puzzle: 'static {
@@ -65,6 +67,14 @@ pub trait Job {
     /// A solution drawn for a terminal, when the problem has a richer
     /// picture than its file format.
     fn pretty(&self, text: &str) -> Option<String>;
+    /// Simulates the search on a virtual clock (see
+    /// [`hysolve::cluster::sim`]); with `calibrate`, the cost of a node is
+    /// first measured on this machine for about that long.
+    fn simulate(
+        &self,
+        config: SimConfig,
+        calibrate: Option<Duration>,
+    ) -> Result<SimReport, SimError>;
 }
 
 /// `problem` as a [`Job`], with an optional note for the user.
@@ -100,6 +110,17 @@ impl<P: Problem> Job for Typed<P> {
     fn pretty(&self, text: &str) -> Option<String> {
         self.problem.pretty(text)
     }
+    fn simulate(
+        &self,
+        mut config: SimConfig,
+        calibrate: Option<Duration>,
+    ) -> Result<SimReport, SimError> {
+        if let Some(budget) = calibrate {
+            let ns = sim::calibrate(&*self.problem, config.mode, budget);
+            config.costs = sim::Costs::with_node_ns(ns.round().max(1.0) as u64);
+        }
+        sim::simulate(&self.problem, &config)
+    }
 }
 
 /// A job that searches nothing: it writes `text` to `path` (on rank 0,
@@ -134,6 +155,12 @@ impl Job for Written {
     }
     fn pretty(&self, _: &str) -> Option<String> {
         None
+    }
+    fn simulate(&self, _: SimConfig, _: Option<Duration>) -> Result<SimReport, SimError> {
+        Err(SimError::Config(format!(
+            "nothing to simulate: this command writes {}",
+            self.path.display()
+        )))
     }
 }
 

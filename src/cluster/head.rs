@@ -83,6 +83,11 @@ impl<'a> Head<'a> {
         Ok(head)
     }
 
+    /// What expanding the root counted.
+    pub(crate) fn expansion(&self) -> Counters {
+        self.expansion
+    }
+
     /// Whether every rank has sent its final report.
     pub(crate) fn finished(&self) -> bool {
         self.master.finished()

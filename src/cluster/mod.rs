@@ -15,7 +15,9 @@
 //!   requests per second they serve;
 //! - `checkpointer` and [`checkpoint`]: the master's checkpoints;
 //! - [`sink`]: where solutions go; [`observer`]: who watches the run;
-//! - [`outcome`]: the answer and the errors.
+//! - [`outcome`]: the answer and the errors;
+//! - [`sim`]: the same protocol and search on a virtual clock, to predict
+//!   runs on machines we do not have.
 
 pub mod checkpoint;
 mod checkpointer;
@@ -34,6 +36,7 @@ pub mod observer;
 pub mod outcome;
 mod protocol;
 mod rank;
+pub mod sim;
 pub mod sink;
 mod transport;
 mod units;

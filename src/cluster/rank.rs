@@ -253,13 +253,16 @@ impl<P: Problem, W: Workers<P::Node>> RankState<P, W> {
         out.push(Message::Final(Box::new(self.report.clone())));
     }
 
-    /// Between messages: a working rank other than the master's tells it
-    /// its running totals every [`PROGRESS_EVERY`].
+    /// When this rank next tells the master its running totals: a working
+    /// rank other than the master's, every [`PROGRESS_EVERY`].
+    pub(crate) fn progress_due(&self) -> Option<Instant> {
+        (self.rank != 0 && self.busy && !self.terminated)
+            .then(|| self.last_progress + PROGRESS_EVERY)
+    }
+
+    /// Between messages: sends the running totals when they are due.
     pub(crate) fn tick(&mut self, now: Instant, out: &mut ToMaster) {
-        if self.rank == 0 || !self.busy || self.terminated {
-            return;
-        }
-        if now.duration_since(self.last_progress) >= PROGRESS_EVERY {
+        if self.progress_due().is_some_and(|due| now >= due) {
             self.last_progress = now;
             out.push(Message::Progress(self.progress()));
         }

@@ -20,7 +20,7 @@ pub struct Task<N> {
 
 /// What the walk needs from whoever runs it. Called once per visited node,
 /// so implementations must be cheap (a relaxed atomic load or two).
-pub(super) trait Context<N> {
+pub(crate) trait Context<N> {
     /// The search must stop now (answer known, or terminated).
     fn stop(&self) -> bool;
     /// Some thread, here or on another rank, is hungry.
@@ -72,7 +72,7 @@ pub fn deeper(a: Option<u64>, b: Option<u64>) -> Option<u64> {
 
 /// How much of its walk a split gives away ([`Context::split_size`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum Split {
+pub(crate) enum Split {
     /// The unexplored siblings at the shallowest level that has any: the
     /// biggest subtrees, for a thread of the same rank.
     Level,
@@ -140,7 +140,7 @@ impl<'p, P: Problem> Visitor<'p, P> {
 }
 
 /// Reusable state for walking tasks of one problem.
-pub(super) struct Searcher<'p, P: Problem> {
+pub(crate) struct Searcher<'p, P: Problem> {
     visitor: Visitor<'p, P>,
     /// `levels[l]`: the children of the node chosen at level `l - 1`
     /// (of the task's node for `l = 0`).
@@ -149,21 +149,27 @@ pub(super) struct Searcher<'p, P: Problem> {
     next: Vec<usize>,
     /// `path[l]`: index of the child being walked at level `l`.
     path: Vec<u32>,
+    /// Levels of the walk in progress (0: none).
+    active: usize,
+    /// Nodes to walk before looking for hungry workers again.
+    backoff: u32,
 }
 
 impl<'p, P: Problem> Searcher<'p, P> {
-    pub(super) fn new(problem: &'p P, mode: Mode) -> Self {
+    pub(crate) fn new(problem: &'p P, mode: Mode) -> Self {
         Searcher {
             visitor: Visitor::new(problem, mode),
             levels: Vec::new(),
             next: Vec::new(),
             path: Vec::new(),
+            active: 0,
+            backoff: 0,
         }
     }
 
     /// Nodes and solutions counted so far, and the deepest node, over
     /// every task run.
-    pub(super) fn counters(&self) -> Counters {
+    pub(crate) fn counters(&self) -> Counters {
         Counters {
             depth: deeper(self.visitor.counters.depth, self.visitor.task_depth),
             ..self.visitor.counters
@@ -171,7 +177,7 @@ impl<'p, P: Problem> Searcher<'p, P> {
     }
 
     /// The depth of the deepest node of the last task walked.
-    pub(super) fn task_depth(&self) -> Option<u64> {
+    pub(crate) fn task_depth(&self) -> Option<u64> {
         self.visitor.task_depth
     }
 
@@ -187,12 +193,25 @@ impl<'p, P: Problem> Searcher<'p, P> {
 
     /// Walks the subtree of `task` to the end, or until `ctx.stop()`.
     pub(super) fn run<C: Context<P::Node>>(&mut self, task: &Task<P::Node>, ctx: &mut C) {
+        if self.begin(task, ctx) {
+            self.resume(task, ctx, u64::MAX);
+        }
+    }
+
+    /// Starts the walk of `task`: visits its node and lays out its
+    /// children. Returns whether there is more to walk (then call
+    /// [`Searcher::resume`] with the same task until it says the walk is
+    /// over). A walk paused between `resume` calls is a stack of levels
+    /// like any other: it can be split meanwhile only by the walk itself.
+    pub(crate) fn begin<C: Context<P::Node>>(&mut self, task: &Task<P::Node>, ctx: &mut C) -> bool {
         let depth0 = task.depth;
         let v = &mut self.visitor;
         v.counters.depth = deeper(v.counters.depth, v.task_depth);
         v.task_depth = Some(depth0 as u64);
+        self.active = 0;
+        self.backoff = 0;
         if ctx.stop() || !self.visitor.visit(&task.node, depth0, ctx) {
-            return;
+            return false;
         }
         self.ensure_level(0);
         self.levels[0].clear();
@@ -200,8 +219,25 @@ impl<'p, P: Problem> Searcher<'p, P> {
             .problem
             .children(&task.node, &mut self.levels[0]);
         self.next[0] = 0;
-        let mut active = 1;
-        let mut backoff = 0u32;
+        self.active = 1;
+        true
+    }
+
+    /// Goes on with the walk of `task` (started by [`Searcher::begin`])
+    /// until it is over, `ctx.stop()`, or `budget` more nodes have been
+    /// visited (a node counted by a specialised counter counts with its
+    /// whole subtree, so a pause can come later than asked). Returns
+    /// whether the walk is over (walked to the end, or stopped).
+    pub(crate) fn resume<C: Context<P::Node>>(
+        &mut self,
+        task: &Task<P::Node>,
+        ctx: &mut C,
+        budget: u64,
+    ) -> bool {
+        let depth0 = task.depth;
+        let pause_at = self.visitor.counters.nodes.saturating_add(budget);
+        let mut active = self.active;
+        let mut backoff = self.backoff;
         while active > 0 {
             let l = active - 1;
             if self.next[l] == self.levels[l].len() {
@@ -209,7 +245,13 @@ impl<'p, P: Problem> Searcher<'p, P> {
                 continue;
             }
             if ctx.stop() {
-                return;
+                self.active = 0;
+                return true;
+            }
+            if self.visitor.counters.nodes >= pause_at {
+                self.active = active;
+                self.backoff = backoff;
+                return false;
             }
             if backoff > 0 {
                 backoff -= 1;
@@ -232,6 +274,8 @@ impl<'p, P: Problem> Searcher<'p, P> {
                 active += 1;
             }
         }
+        self.active = 0;
+        true
     }
 
     /// Splits off the unexplored siblings at the shallowest level that has

@@ -73,7 +73,7 @@ impl Default for UnitTally {
 }
 
 /// Solutions a worker buffers in `all` mode before handing them over.
-const SOLUTION_BATCH: usize = 512;
+pub(crate) const SOLUTION_BATCH: usize = 512;
 
 struct Shared<N> {
     injector: Injector<Task<N>>,

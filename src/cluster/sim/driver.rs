@@ -1,0 +1,470 @@
+//! The simulated run: each rank's manager, with its [`RankState`] and
+//! virtual pool, rank 0's [`Head`], and the messages between them, on the
+//! virtual clock.
+//!
+//! A manager is one core's worth of work: it handles what it has, one
+//! thing after another, each at its cost, and sends at the end of each;
+//! a message that arrives while it is busy waits, one that arrives while
+//! it waits is seen at its next poll (`clock::next_poll`), and a pool
+//! event wakes it at once, as `recv_timeout` on the event channel does.
+//! Rank 0 also runs the head's duties at every poll.
+
+use super::clock::{Clock, next_poll};
+use super::model::Wires;
+use super::pool::{Handle, Ns, VirtualPool};
+use super::{IdleShares, SimConfig, SimError, SimReport};
+use crate::cluster::RunConfig;
+use crate::cluster::delivery::Delivery;
+use crate::cluster::head::Head;
+use crate::cluster::master::Outbox;
+use crate::cluster::protocol::{Message, RankReport};
+use crate::cluster::rank::{RankState, ToMaster};
+use crate::cluster::sink::Discard;
+use crate::engine::{PoolEvent, Problem};
+use std::cell::RefCell;
+use std::collections::VecDeque;
+use std::rc::Rc;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+enum Event {
+    /// A worker's next step.
+    Step { rank: usize, worker: usize },
+    /// A message reaches its rank.
+    Arrive {
+        from: usize,
+        to: usize,
+        msg: Message,
+    },
+    /// A manager polls.
+    Poll { rank: usize },
+    /// A rank dies.
+    Kill { rank: usize },
+}
+
+struct Rank<'p, P: Problem> {
+    state: RankState<P, Handle<'p, P>>,
+    pool: Rc<RefCell<VirtualPool<'p, P>>>,
+    /// Messages it sends itself (rank 0: between its master and its pool).
+    inbox: VecDeque<(usize, Message)>,
+    /// Messages arrived and not yet handled.
+    mailbox: VecDeque<(usize, Message)>,
+    /// Pool events not yet handled, with when they happened.
+    events: VecDeque<(Ns, PoolEvent<P::Node>)>,
+    /// The manager is busy until then.
+    busy_until: Ns,
+    /// When it was last active (its poll schedule starts there).
+    active: Ns,
+    /// Its next poll, when one is scheduled.
+    poll_at: Option<Ns>,
+    /// Its CPU so far.
+    cpu: Ns,
+}
+
+struct Sim<'p, 'h, P: Problem> {
+    config: &'h SimConfig,
+    base: Instant,
+    head: Head<'h>,
+    ranks: Vec<Rank<'p, P>>,
+    clock: Clock<Event>,
+    wires: Wires,
+    /// When the master knew the answer.
+    answered: Option<Ns>,
+    master_received: u64,
+    messages: u64,
+    /// The problem's name and instance.
+    names: (String, String),
+}
+
+/// Runs `config` on `problem` (see [`simulate`](super::simulate), which
+/// adds the efficiency).
+pub(super) fn run<P: Problem>(problem: &Arc<P>, config: &SimConfig) -> Result<SimReport, SimError> {
+    let p: &P = problem;
+    let size = config.ranks;
+    let base = Instant::now();
+    let run_config = RunConfig::new(config.mode)
+        .threads(config.threads)
+        .prefixes_per_worker(config.prefixes_per_worker)
+        .started(base);
+    let mut sink = Discard;
+    let delivery = Delivery::new(&mut sink, config.mode, None);
+    let mut first = Outbox::new();
+    let head = Head::start(p, &run_config, size, delivery, &mut first)?;
+    let expansion = head.expansion().nodes * config.costs.node_ns;
+    let ranks = (0..size)
+        .map(|r| {
+            let pool = Rc::new(RefCell::new(VirtualPool::new(
+                p,
+                config.mode,
+                config.mode.stop_after(),
+                config.threads,
+                config.costs,
+            )));
+            let report = RankReport {
+                rank: r,
+                host: "simulated".into(),
+                cores: config.threads,
+                host_cpus: config.threads,
+                ..RankReport::default()
+            };
+            let state = RankState::new(problem.clone(), r, Handle(pool.clone()), report);
+            Rank {
+                state,
+                pool,
+                inbox: VecDeque::new(),
+                mailbox: VecDeque::new(),
+                events: VecDeque::new(),
+                busy_until: 0,
+                active: 0,
+                poll_at: None,
+                cpu: 0,
+            }
+        })
+        .collect();
+    let mut sim = Sim {
+        config,
+        base,
+        head,
+        ranks,
+        clock: Clock::new(),
+        wires: Wires::new(config.network, config.jitter, config.seed),
+        answered: None,
+        master_received: 0,
+        messages: 0,
+        names: (p.name().to_string(), p.instance()),
+    };
+    if let Some((rank, at_s)) = config.kill {
+        sim.clock.at((at_s * 1e9) as Ns, Event::Kill { rank });
+    }
+    // Rank 0 expands the root before anything else; every other rank asks
+    // for work at once.
+    sim.ranks[0].busy_until = expansion;
+    sim.ranks[0].cpu = expansion;
+    sim.route(0, first, &mut { expansion })?;
+    for r in 0..size {
+        let mut asks = ToMaster::new();
+        let now = if r == 0 { expansion } else { 0 };
+        let i = sim.instant(now);
+        sim.ranks[r].state.start(i, &mut asks);
+        let mut t = now;
+        sim.send_to_master(r, asks, &mut t)?;
+        sim.ranks[r].busy_until = sim.ranks[r].busy_until.max(t);
+        sim.ranks[r].active = t;
+    }
+    sim.schedule_poll(0, expansion);
+    while !sim.head.finished() {
+        let Some((t, event)) = sim.clock.next() else {
+            return Err(SimError::Stalled {
+                at_s: sim.ranks[0].busy_until as f64 * 1e-9,
+            });
+        };
+        match event {
+            Event::Step { rank, worker } => sim.step(rank, worker, t),
+            Event::Arrive { from, to, msg } => {
+                sim.ranks[to].mailbox.push_back((from, msg));
+                let r = &sim.ranks[to];
+                let at = if r.busy_until >= t {
+                    r.busy_until
+                } else {
+                    next_poll(r.active, t)
+                };
+                sim.schedule_poll(to, at);
+            }
+            Event::Poll { rank } => sim.poll(rank, t)?,
+            Event::Kill { rank } => {
+                if sim.answered.is_none() {
+                    return Err(SimError::RankDied {
+                        rank,
+                        at_s: t as f64 * 1e-9,
+                    });
+                }
+            }
+        }
+    }
+    sim.report()
+}
+
+impl<'p, 'h, P: Problem> Sim<'p, 'h, P> {
+    fn instant(&self, t: Ns) -> Instant {
+        self.base + Duration::from_nanos(t)
+    }
+
+    fn ns(&self, i: Instant) -> Ns {
+        i.saturating_duration_since(self.base).as_nanos() as Ns
+    }
+
+    /// Schedules a poll of `rank` at `at`, unless one comes sooner.
+    fn schedule_poll(&mut self, rank: usize, at: Ns) {
+        let r = &mut self.ranks[rank];
+        if r.poll_at.is_none_or(|p| at < p) {
+            r.poll_at = Some(at);
+            self.clock.at(at, Event::Poll { rank });
+        }
+    }
+
+    /// A worker's step, and what it set off: events for the manager,
+    /// parked workers to wake.
+    fn step(&mut self, rank: usize, worker: usize, t: Ns) {
+        let r = &mut self.ranks[rank];
+        let stepped = r.pool.borrow_mut().step(worker, t);
+        if let Some(next) = stepped.next {
+            self.clock.at(next, Event::Step { rank, worker });
+        }
+        self.after_pool(rank, t);
+    }
+
+    /// Moves the pool's events to the manager (waking it) and wakes the
+    /// workers new work is for.
+    fn after_pool(&mut self, rank: usize, t: Ns) {
+        let r = &mut self.ranks[rank];
+        let (events, woken) = {
+            let mut pool = r.pool.borrow_mut();
+            (pool.take_events(), pool.to_wake())
+        };
+        let wake_ns = self.config.costs.wake_ns;
+        for worker in woken {
+            self.clock.at(t + wake_ns, Event::Step { rank, worker });
+        }
+        if events.is_empty() {
+            return;
+        }
+        let mut first = Ns::MAX;
+        for (at, event) in events {
+            first = first.min(at);
+            self.ranks[rank].events.push_back((at, event));
+        }
+        let at = first.max(self.ranks[rank].busy_until);
+        self.schedule_poll(rank, at);
+    }
+
+    /// A manager's poll at `t`: its own messages, those arrived, its
+    /// pool's events, then its duties.
+    fn poll(&mut self, rank: usize, t: Ns) -> Result<(), SimError> {
+        if self.ranks[rank].poll_at != Some(t) {
+            return Ok(()); // superseded by an earlier poll
+        }
+        self.ranks[rank].poll_at = None;
+        if self.ranks[rank].busy_until > t {
+            let at = self.ranks[rank].busy_until;
+            self.schedule_poll(rank, at);
+            return Ok(());
+        }
+        let costs = self.config.costs;
+        let mut now = t;
+        let mut active = false;
+        loop {
+            if let Some((from, msg)) = self.ranks[rank].inbox.pop_front() {
+                self.handle(rank, from, msg, &mut now)?;
+            } else if let Some((from, msg)) = self.ranks[rank].mailbox.pop_front() {
+                now += costs.message_cpu_ns;
+                self.handle(rank, from, msg, &mut now)?;
+            } else if self.ranks[rank].events.front().is_some_and(|e| e.0 <= t) {
+                let (_, event) = self.ranks[rank].events.pop_front().expect("seen");
+                self.on_event(rank, event, &mut now)?;
+            } else {
+                break;
+            }
+            active = true;
+        }
+        if rank == 0 {
+            let mut out = Outbox::new();
+            let i = self.instant(now);
+            self.head.duties(i, &mut out)?;
+            self.route(0, out, &mut now)?;
+        }
+        let mut progress = ToMaster::new();
+        let i = self.instant(now);
+        self.ranks[rank].state.tick(i, &mut progress);
+        self.send_to_master(rank, progress, &mut now)?;
+        let r = &mut self.ranks[rank];
+        r.cpu += now - t;
+        r.busy_until = now;
+        if active {
+            r.active = now;
+        }
+        self.after_pool(rank, now);
+        // What comes next: pool events held back, a progress report due,
+        // and rank 0's clockwork.
+        if let Some(&(at, _)) = self.ranks[rank].events.front() {
+            self.schedule_poll(rank, at.max(now));
+        }
+        if let Some(due) = self.ranks[rank].state.progress_due() {
+            let at = self.ns(due).max(now);
+            let at = next_poll(self.ranks[rank].active, at);
+            self.schedule_poll(rank, at);
+        }
+        if rank == 0 && !self.head.finished() {
+            let at = if active {
+                now
+            } else {
+                next_poll(self.ranks[0].active, now + 1)
+            };
+            self.schedule_poll(0, at);
+        }
+        Ok(())
+    }
+
+    /// A message for `rank`'s manager.
+    fn handle(
+        &mut self,
+        rank: usize,
+        from: usize,
+        msg: Message,
+        now: &mut Ns,
+    ) -> Result<(), SimError> {
+        let mut to_master = ToMaster::new();
+        match msg {
+            Message::Work {
+                pieces,
+                initial_depth,
+            } => {
+                // Each piece is decoded, or replayed from the root.
+                let node_ns = self.config.costs.node_ns;
+                for piece in &pieces {
+                    *now += match piece.node {
+                        Some(_) => node_ns,
+                        None => node_ns * u64::from(piece.depth).max(1),
+                    };
+                }
+                self.ranks[rank].state.on_work(pieces, initial_depth)?;
+            }
+            Message::DonateRequest => {
+                let i = self.instant(*now);
+                self.ranks[rank].state.on_donate_request(i, &mut to_master);
+            }
+            Message::Terminate => {
+                let wall = *now as f64 * 1e-9;
+                let cpu = self.ranks[rank].cpu as f64 * 1e-9;
+                self.ranks[rank]
+                    .state
+                    .on_terminate(wall, cpu, &mut to_master);
+            }
+            msg => {
+                if rank != 0 {
+                    return Err(crate::cluster::RunError::Protocol {
+                        rank,
+                        what: msg.kind(),
+                    }
+                    .into());
+                }
+                *now += self.config.costs.master_ns;
+                let mut out = Outbox::new();
+                let i = self.instant(*now);
+                self.head.handle(from, msg, i, &mut out)?;
+                self.route(0, out, now)?;
+            }
+        }
+        self.send_to_master(rank, to_master, now)
+    }
+
+    /// An event of `rank`'s pool.
+    fn on_event(
+        &mut self,
+        rank: usize,
+        event: PoolEvent<P::Node>,
+        now: &mut Ns,
+    ) -> Result<(), SimError> {
+        if self.ranks[rank].state.terminated() {
+            return Ok(());
+        }
+        if rank == 0
+            && let PoolEvent::Solutions { unit, texts } = event
+        {
+            *now += self.config.costs.master_ns;
+            let mut out = Outbox::new();
+            self.head.accept_solutions(0, unit, texts, &mut out)?;
+            return self.route(0, out, now);
+        }
+        let mut to_master = ToMaster::new();
+        let i = self.instant(*now);
+        self.ranks[rank].state.on_event(event, i, &mut to_master);
+        self.send_to_master(rank, to_master, now)
+    }
+
+    fn send_to_master(
+        &mut self,
+        rank: usize,
+        msgs: ToMaster,
+        now: &mut Ns,
+    ) -> Result<(), SimError> {
+        for msg in msgs {
+            self.send(rank, 0, msg, now);
+        }
+        Ok(())
+    }
+
+    /// The master's messages, from rank 0.
+    fn route(&mut self, from: usize, out: Outbox, now: &mut Ns) -> Result<(), SimError> {
+        for (to, msg) in out {
+            if matches!(msg, Message::Terminate) && self.answered.is_none() {
+                self.answered = Some(*now);
+            }
+            self.send(from, to, msg, now);
+        }
+        Ok(())
+    }
+
+    /// Sends `msg`: to the own inbox, or over the wire at the sender's cost.
+    fn send(&mut self, from: usize, to: usize, msg: Message, now: &mut Ns) {
+        if from == to {
+            self.ranks[from].inbox.push_back((from, msg));
+            return;
+        }
+        *now += self.config.costs.message_cpu_ns;
+        self.ranks[from].state.count_sent();
+        self.messages += 1;
+        if to == 0 {
+            self.master_received += 1;
+        }
+        let bytes = msg.encode().len();
+        let at = self.wires.arrival(from, to, bytes, *now);
+        self.clock.at(at, Event::Arrive { from, to, msg });
+    }
+
+    fn report(self) -> Result<SimReport, SimError> {
+        let config = self.config;
+        let answered = self.answered.unwrap_or(self.ranks[0].busy_until).max(1);
+        let mut idle = [0u64; 4];
+        for r in &self.ranks {
+            let split = r.pool.borrow().idle_split(answered);
+            for (a, b) in idle.iter_mut().zip(split) {
+                *a += b;
+            }
+        }
+        let master_cpu = self.ranks[0].cpu;
+        let events = self.clock.taken;
+        let (messages, master_received) = (self.messages, self.master_received);
+        let problem = self.names;
+        let outcome = self.head.finish(config.ranks)?;
+        let workers = config.ranks * config.threads;
+        let total = (workers as u64 * answered) as f64;
+        Ok(SimReport {
+            problem: problem.0,
+            instance: problem.1,
+            mode: config.mode.to_string(),
+            ranks: config.ranks,
+            threads: config.threads,
+            workers,
+            seed: config.seed,
+            jitter: config.jitter,
+            network: config.network,
+            costs: config.costs,
+            solutions: outcome.solutions,
+            nodes: outcome.nodes,
+            predicted_s: answered as f64 * 1e-9,
+            efficiency: 0.0,
+            one_worker_s: 0.0,
+            master_messages: outcome.master.messages_sent,
+            master_received,
+            master_busy: master_cpu.min(answered) as f64 / answered as f64,
+            idle: IdleShares {
+                start: idle[0] as f64 / total,
+                steady: idle[1] as f64 / total,
+                tail: idle[2] as f64 / total,
+            },
+            messages,
+            events,
+            simulated_in_s: 0.0,
+        })
+    }
+}

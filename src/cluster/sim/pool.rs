@@ -1,0 +1,502 @@
+//! A rank's pool of workers on the virtual clock: the same walks as
+//! [`RankPool`](crate::engine::RankPool)'s threads, the same deques,
+//! injector, counters and flags (`engine/pool/README.md`), run one worker
+//! step at a time by the simulator instead of by threads.
+//!
+//! A step walks one worker's task for a quantum of nodes, then hands the
+//! clock back: the simulator charges the nodes at the calibrated cost and
+//! schedules the worker's next step then. Inside a step the worker sees
+//! the pool as it was when the step began, so a hungry neighbour is
+//! noticed at the next step (at most a quantum late) instead of at the
+//! next node. Everything else is the real pool's order: own deque (LIFO),
+//! the injector (a batch), then the other workers' deques (FIFO end);
+//! splits for the rank's threads go on the splitter's deque and wake the
+//! parked workers, splits for another rank leave as a `Donated` event.
+
+use super::model::Costs;
+use crate::cluster::rank::Workers;
+use crate::engine::{
+    Context, Mode, PoolEvent, Problem, SOLUTION_BATCH, Searcher, Split, Tally, Task, WorkerStats,
+};
+use std::cell::RefCell;
+use std::collections::VecDeque;
+use std::rc::Rc;
+
+/// Virtual nanoseconds.
+pub(super) type Ns = u64;
+
+/// What a worker is doing.
+enum State<N> {
+    /// Without a task, asleep until work is added.
+    Parked,
+    /// Woken (a step is scheduled): it will look for work.
+    Waking,
+    /// Walking a task (its next step is scheduled).
+    Walking(Task<N>),
+}
+
+struct Worker<'p, P: Problem> {
+    searcher: Searcher<'p, P>,
+    state: State<P::Node>,
+    stats: WorkerStats,
+    /// The searcher's node and solution counts already added to the pool's
+    /// live totals.
+    reported: (u64, u64),
+    /// When it last went without a task, and when it first and last had one.
+    idle_since: Ns,
+    first_task: Option<Ns>,
+    last_task_end: Ns,
+    busy_ns: Ns,
+}
+
+/// The pool's shared state: what the walks' context reads and writes.
+struct Shared<N> {
+    injector: VecDeque<Task<N>>,
+    /// Each worker's deque: the owner pushes and pops at the back, thieves
+    /// take from the front.
+    deques: Vec<VecDeque<Task<N>>>,
+    pending: usize,
+    /// Workers without a task (parked or waking).
+    idle: usize,
+    remote_wanted: bool,
+    stop: bool,
+    found: u64,
+    limit: Option<u64>,
+    live: Tally,
+    initial_depth: usize,
+    encodes: bool,
+    /// Events for the manager, with the virtual time each happened.
+    events: Vec<(Ns, PoolEvent<N>)>,
+    /// Work was added: parked workers must be woken.
+    notify: bool,
+}
+
+/// One worker's view of the pool during a step.
+struct StepContext<'a, N> {
+    shared: &'a mut Shared<N>,
+    index: usize,
+    stats: &'a mut WorkerStats,
+    buffer: Vec<String>,
+    /// When the step began (events are stamped with it).
+    at: Ns,
+    /// Tasks split off during the step (charged by the simulator).
+    split_tasks: u64,
+}
+
+impl<N> StepContext<'_, N> {
+    fn flush(&mut self) {
+        if !self.buffer.is_empty() {
+            let texts = std::mem::take(&mut self.buffer);
+            let unit = None;
+            self.shared
+                .events
+                .push((self.at, PoolEvent::Solutions { unit, texts }));
+        }
+    }
+}
+
+impl<N> Context<N> for StepContext<'_, N> {
+    fn stop(&self) -> bool {
+        self.shared.stop
+    }
+    fn wants_work(&self) -> bool {
+        (self.shared.idle > 0 && self.shared.deques[self.index].is_empty())
+            || self.shared.remote_wanted
+    }
+    fn split_size(&self) -> Split {
+        if self.shared.remote_wanted {
+            Split::Half
+        } else {
+            Split::Level
+        }
+    }
+    fn prefix_depth(&self) -> usize {
+        if self.shared.encodes {
+            self.shared.initial_depth
+        } else {
+            usize::MAX
+        }
+    }
+    fn donate(&mut self, tasks: Vec<Task<N>>) {
+        self.split_tasks += tasks.len() as u64;
+        if std::mem::take(&mut self.shared.remote_wanted) {
+            self.stats.prefixes_donated += tasks.len() as u64;
+            self.shared
+                .events
+                .push((self.at, PoolEvent::Donated(tasks)));
+            return;
+        }
+        self.stats.local_donations += tasks.len() as u64;
+        self.shared.pending += tasks.len();
+        self.shared.deques[self.index].extend(tasks);
+        self.shared.notify = true;
+    }
+    fn found(&mut self, text: &str) {
+        self.buffer.push(text.to_owned());
+        if let Some(limit) = self.shared.limit {
+            self.shared.found += 1;
+            self.flush();
+            if self.shared.found >= limit {
+                self.shared.stop = true;
+            }
+        } else if self.buffer.len() >= SOLUTION_BATCH {
+            self.flush();
+        }
+    }
+}
+
+/// A rank's virtual pool.
+pub(super) struct VirtualPool<'p, P: Problem> {
+    workers: Vec<Worker<'p, P>>,
+    shared: Shared<P::Node>,
+    costs: Costs,
+}
+
+/// What a step did: when the worker's next step is due (`None`: it
+/// parked), and the nodes it walked.
+pub(super) struct Stepped {
+    pub(super) next: Option<Ns>,
+    pub(super) nodes: u64,
+}
+
+impl<'p, P: Problem> VirtualPool<'p, P> {
+    pub(super) fn new(
+        problem: &'p P,
+        mode: Mode,
+        limit: Option<u64>,
+        threads: usize,
+        costs: Costs,
+    ) -> Self {
+        let threads = threads.max(1);
+        VirtualPool {
+            workers: (0..threads)
+                .map(|_| Worker {
+                    searcher: Searcher::new(problem, mode),
+                    state: State::Parked,
+                    stats: WorkerStats::default(),
+                    reported: (0, 0),
+                    idle_since: 0,
+                    first_task: None,
+                    last_task_end: 0,
+                    busy_ns: 0,
+                })
+                .collect(),
+            shared: Shared {
+                injector: VecDeque::new(),
+                deques: (0..threads).map(|_| VecDeque::new()).collect(),
+                pending: 0,
+                idle: threads,
+                remote_wanted: false,
+                stop: false,
+                found: 0,
+                limit,
+                live: Tally::default(),
+                initial_depth: usize::MAX,
+                encodes: P::ENCODES,
+                events: Vec::new(),
+                notify: false,
+            },
+            costs,
+        }
+    }
+
+    /// The events since the last call, in the order they happened.
+    pub(super) fn take_events(&mut self) -> Vec<(Ns, PoolEvent<P::Node>)> {
+        std::mem::take(&mut self.shared.events)
+    }
+
+    /// The parked workers to wake now, if work was added (each is marked
+    /// waking: the caller schedules its step).
+    pub(super) fn to_wake(&mut self) -> Vec<usize> {
+        if !std::mem::take(&mut self.shared.notify) {
+            return Vec::new();
+        }
+        let mut woken = Vec::new();
+        for (i, w) in self.workers.iter_mut().enumerate() {
+            if matches!(w.state, State::Parked) {
+                w.state = State::Waking;
+                woken.push(i);
+            }
+        }
+        woken
+    }
+
+    /// Runs worker `index` from `now` for at most a quantum.
+    pub(super) fn step(&mut self, index: usize, now: Ns) -> Stepped {
+        if self.shared.stop {
+            self.park(index, now);
+            return Stepped {
+                next: None,
+                nodes: 0,
+            };
+        }
+        let mut cost: Ns = 0;
+        let mut walked = 0;
+        let state = std::mem::replace(&mut self.workers[index].state, State::Parked);
+        let task = match state {
+            State::Walking(task) => task,
+            State::Parked | State::Waking => {
+                let Some((task, stolen)) = self.find_task(index) else {
+                    self.park(index, now);
+                    return Stepped {
+                        next: None,
+                        nodes: 0,
+                    };
+                };
+                cost += self.costs.steal_ns * (1 + u64::from(stolen));
+                let w = &mut self.workers[index];
+                self.shared.idle -= 1;
+                w.stats.idle_s += (now - w.idle_since) as f64 * 1e-9;
+                w.first_task.get_or_insert(now);
+                let (more, nodes, splits) = self.walk(index, &task, now, true);
+                walked += nodes;
+                cost += nodes * self.costs.node_ns + splits * self.costs.split_ns;
+                if !more {
+                    return self.finish(index, task, now, cost, walked);
+                }
+                task
+            }
+        };
+        let (more, nodes, splits) = self.walk(index, &task, now, false);
+        walked += nodes;
+        cost += (nodes * self.costs.node_ns + splits * self.costs.split_ns).max(1);
+        if more {
+            self.workers[index].busy_ns += cost;
+            self.workers[index].state = State::Walking(task);
+            return Stepped {
+                next: Some(now + cost),
+                nodes: walked,
+            };
+        }
+        self.finish(index, task, now, cost, walked)
+    }
+
+    /// Begins (`first`) or resumes the walk of `task` for a quantum.
+    /// Returns whether the walk goes on, the nodes walked and the tasks
+    /// split off.
+    fn walk(
+        &mut self,
+        index: usize,
+        task: &Task<P::Node>,
+        now: Ns,
+        first: bool,
+    ) -> (bool, u64, u64) {
+        let w = &mut self.workers[index];
+        let before = w.searcher.counters().nodes;
+        let mut ctx = StepContext {
+            shared: &mut self.shared,
+            index,
+            stats: &mut w.stats,
+            buffer: Vec::new(),
+            at: now,
+            split_tasks: 0,
+        };
+        let more = if first {
+            w.searcher.begin(task, &mut ctx)
+        } else {
+            !w.searcher.resume(task, &mut ctx, self.costs.quantum_nodes)
+        };
+        ctx.flush();
+        let splits = ctx.split_tasks;
+        (more, w.searcher.counters().nodes - before, splits)
+    }
+
+    /// Worker `index` finished `task` in a step begun at `now` that cost
+    /// `cost`: the pool's accounts, then its own deque's next task, or a
+    /// look for work at the step's end.
+    fn finish(
+        &mut self,
+        index: usize,
+        task: Task<P::Node>,
+        now: Ns,
+        cost: Ns,
+        nodes: u64,
+    ) -> Stepped {
+        let end = now + cost.max(1);
+        let w = &mut self.workers[index];
+        w.busy_ns += cost;
+        w.stats.tasks += 1;
+        let c = w.searcher.counters();
+        self.shared.live.nodes += c.nodes - w.reported.0;
+        self.shared.live.solutions += c.solutions - w.reported.1;
+        w.reported = (c.nodes, c.solutions);
+        w.last_task_end = end;
+        if task.depth == self.shared.initial_depth {
+            self.shared.live.initial_done += 1;
+        }
+        self.shared.pending -= 1;
+        if self.shared.pending == 0 {
+            self.shared.events.push((end, PoolEvent::Idle));
+        }
+        // The next task is looked for at the next step (its own deque
+        // first, as the real worker does without going idle).
+        match self.shared.deques[index].pop_back() {
+            Some(next) if !self.shared.stop => {
+                // Begun at the next step, like a resumed walk.
+                let w = &mut self.workers[index];
+                let mut ctx = StepContext {
+                    shared: &mut self.shared,
+                    index,
+                    stats: &mut w.stats,
+                    buffer: Vec::new(),
+                    at: end,
+                    split_tasks: 0,
+                };
+                let more = w.searcher.begin(&next, &mut ctx);
+                ctx.flush();
+                let extra = w.searcher.counters().nodes - c.nodes;
+                let extra_cost = extra * self.costs.node_ns + ctx.split_tasks * self.costs.split_ns;
+                w.busy_ns += extra_cost;
+                if more {
+                    w.state = State::Walking(next);
+                    Stepped {
+                        next: Some(end + extra_cost.max(1)),
+                        nodes: nodes + extra,
+                    }
+                } else {
+                    // A leaf: finished at once.
+                    let s = self.finish(index, next, end, extra_cost, 0);
+                    Stepped {
+                        next: s.next,
+                        nodes: nodes + extra + s.nodes,
+                    }
+                }
+            }
+            Some(next) => {
+                self.shared.deques[index].push_back(next);
+                self.park(index, end);
+                Stepped { next: None, nodes }
+            }
+            None => {
+                // Goes idle and looks for work at `end`.
+                self.shared.idle += 1;
+                let w = &mut self.workers[index];
+                w.idle_since = end;
+                w.state = State::Waking;
+                Stepped {
+                    next: Some(end),
+                    nodes,
+                }
+            }
+        }
+    }
+
+    /// Worker `index` finds nothing to do: it parks (it was already idle).
+    fn park(&mut self, index: usize, _now: Ns) {
+        self.workers[index].state = State::Parked;
+    }
+
+    /// Own deque, then the injector (a batch), then the others' deques.
+    /// Returns the task and whether it was stolen from another worker.
+    fn find_task(&mut self, index: usize) -> Option<(Task<P::Node>, bool)> {
+        let sh = &mut self.shared;
+        if let Some(t) = sh.deques[index].pop_back() {
+            return Some((t, false));
+        }
+        if !sh.injector.is_empty() {
+            // crossbeam's batch: about half of the injector, at most 32.
+            let batch = sh.injector.len().div_ceil(2).min(32);
+            let first = sh.injector.pop_front().expect("not empty");
+            for _ in 1..batch {
+                let t = sh.injector.pop_front().expect("counted");
+                sh.deques[index].push_back(t);
+            }
+            return Some((first, false));
+        }
+        let n = sh.deques.len();
+        for k in 1..n {
+            if let Some(t) = sh.deques[(index + k) % n].pop_front() {
+                self.workers[index].stats.local_steals += 1;
+                return Some((t, true));
+            }
+        }
+        None
+    }
+
+    /// Idle time split into before each worker's first task, between its
+    /// first and last, and after its last until `end` (nanoseconds summed
+    /// over workers), and busy time.
+    pub(super) fn idle_split(&self, end: Ns) -> [Ns; 4] {
+        let mut split = [0; 4];
+        for w in &self.workers {
+            let Some(first) = w.first_task else {
+                split[0] += end;
+                continue;
+            };
+            let last = w.last_task_end.max(first).min(end);
+            let first = first.min(end);
+            let busy = w.busy_ns.min(last - first);
+            split[0] += first;
+            split[1] += (last - first) - busy;
+            split[2] += end - last;
+            split[3] += busy;
+        }
+        split
+    }
+}
+
+/// The pool as the rank's state machine holds it; the simulator holds
+/// another handle to step the workers.
+pub(super) struct Handle<'p, P: Problem>(pub(super) Rc<RefCell<VirtualPool<'p, P>>>);
+
+impl<'p, P: Problem> Workers<P::Node> for Handle<'p, P> {
+    fn inject(&self, tasks: Vec<Task<P::Node>>) {
+        if tasks.is_empty() {
+            return;
+        }
+        let mut pool = self.0.borrow_mut();
+        pool.shared.pending += tasks.len();
+        pool.shared.injector.extend(tasks);
+        pool.shared.notify = true;
+    }
+    fn set_initial_depth(&self, depth: usize) {
+        self.0.borrow_mut().shared.initial_depth = depth;
+    }
+    fn request_donation(&self) -> (Vec<Task<P::Node>>, bool) {
+        let mut pool = self.0.borrow_mut();
+        let sh = &mut pool.shared;
+        let queued = sh.injector.len() + sh.deques.iter().map(VecDeque::len).sum::<usize>();
+        let want = queued.div_ceil(2);
+        let mut taken = Vec::new();
+        while taken.len() < want {
+            let Some(t) = sh.injector.pop_front() else {
+                break;
+            };
+            taken.push(t);
+        }
+        for d in &mut sh.deques {
+            while taken.len() < want {
+                let Some(t) = d.pop_front() else { break };
+                taken.push(t);
+            }
+        }
+        if taken.is_empty() {
+            sh.remote_wanted = true;
+            return (taken, false);
+        }
+        sh.pending -= taken.len();
+        (taken, sh.pending == 0)
+    }
+    fn withdraw_donation_request(&self) {
+        self.0.borrow_mut().shared.remote_wanted = false;
+    }
+    fn progress(&self) -> Tally {
+        self.0.borrow().shared.live
+    }
+    fn stop(self) -> Vec<WorkerStats> {
+        let mut pool = self.0.borrow_mut();
+        pool.shared.stop = true;
+        pool.workers
+            .iter_mut()
+            .map(|w| {
+                let c = w.searcher.counters();
+                let mut stats = w.stats.clone();
+                stats.nodes = c.nodes;
+                stats.solutions = c.solutions;
+                stats.depth = c.depth;
+                stats.busy_s = w.busy_ns as f64 * 1e-9;
+                stats
+            })
+            .collect()
+    }
+}

@@ -1,0 +1,248 @@
+//! `hysolve-sim --ranks R --threads T [options] PUZZLE ARGS...`: the
+//! extended star simulated on a virtual clock (`hysolve::cluster::sim`):
+//! the real master, the real rank state machine and the real search of
+//! the puzzle's tree, every node, steal and message charged to the clock.
+//! Takes every puzzle `hysolve` takes, with the same arguments.
+
+use clap::{Arg, ArgAction, ArgMatches, Command, value_parser};
+use hysolve::cluster::DEFAULT_PREFIXES_PER_WORKER;
+use hysolve::cluster::sim::{Costs, Network, SimConfig, SimReport};
+use hysolve::engine::Mode;
+use hysolve_cli::doors::{PUZZLES, find};
+use std::process::ExitCode;
+use std::time::Duration;
+
+fn command() -> Command {
+    let mut cmd = Command::new("hysolve-sim")
+        .about(
+            "Simulate a hysolve run on a virtual clock: the real protocol and the real \
+             search, any number of ranks",
+        )
+        .subcommand_required(true)
+        .subcommand_value_name("PUZZLE")
+        .arg(
+            Arg::new("ranks")
+                .long("ranks")
+                .value_name("R")
+                .value_parser(value_parser!(u32).range(1..=1 << 20))
+                .default_value("1")
+                .help("Ranks (the master's included)"),
+        )
+        .arg(
+            Arg::new("threads")
+                .long("threads")
+                .value_name("T")
+                .value_parser(value_parser!(u32).range(1..=4096))
+                .default_value("1")
+                .help("Worker threads per rank"),
+        )
+        .arg(
+            Arg::new("mode")
+                .long("mode")
+                .value_parser(|s: &str| s.parse::<Mode>())
+                .help("count, all, first or unique [default: the puzzle's]"),
+        )
+        .arg(
+            Arg::new("seed")
+                .long("seed")
+                .value_parser(value_parser!(u64))
+                .default_value("0")
+                .help("Seed of the messages' jitter"),
+        )
+        .arg(
+            Arg::new("jitter")
+                .long("jitter")
+                .value_name("X")
+                .value_parser(parse_jitter)
+                .default_value("0")
+                .help("Each message's delay is drawn between the model's and (1 + X) times it"),
+        )
+        .arg(
+            Arg::new("network")
+                .long("network")
+                .value_parser(["cluster", "ethernet"])
+                .default_value("cluster")
+                .help("Network profile: cluster (1.5 µs, 10 GB/s) or ethernet (50 µs, 1.25 GB/s)"),
+        )
+        .arg(
+            Arg::new("latency")
+                .long("latency")
+                .value_name("US")
+                .value_parser(parse_positive)
+                .help("One-way latency in microseconds (replaces the profile's)"),
+        )
+        .arg(
+            Arg::new("bandwidth")
+                .long("bandwidth")
+                .value_name("GBPS")
+                .value_parser(parse_positive)
+                .help("Bandwidth in GB/s (replaces the profile's)"),
+        )
+        .arg(
+            Arg::new("node-ns")
+                .long("node-ns")
+                .value_name("NS")
+                .value_parser(value_parser!(u64).range(1..))
+                .help("Cost of one node in ns [default: measured on this machine]"),
+        )
+        .arg(
+            Arg::new("calibrate")
+                .long("calibrate")
+                .value_name("SECONDS")
+                .value_parser(parse_positive)
+                .default_value("1")
+                .help("How long the node cost is measured, when --node-ns is not given"),
+        )
+        .arg(
+            Arg::new("prefixes-per-worker")
+                .long("prefixes-per-worker")
+                .value_name("N")
+                .value_parser(value_parser!(u32).range(1..=100_000))
+                .help(format!(
+                    "Initial prefixes per worker [default: {DEFAULT_PREFIXES_PER_WORKER}]"
+                )),
+        )
+        .arg(
+            Arg::new("kill")
+                .long("kill")
+                .value_name("RANK@SECONDS")
+                .value_parser(parse_kill)
+                .help("Kill a rank at a virtual time"),
+        )
+        .arg(
+            Arg::new("json")
+                .long("json")
+                .action(ArgAction::SetTrue)
+                .help("Print the prediction as one JSON object"),
+        );
+    for p in PUZZLES {
+        cmd = cmd.subcommand(p.command());
+    }
+    cmd
+}
+
+fn parse_positive(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(x) if x.is_finite() && x > 0.0 => Ok(x),
+        _ => Err(format!("expected a positive number, not {s:?}")),
+    }
+}
+
+fn parse_jitter(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(x) if (0.0..=100.0).contains(&x) => Ok(x),
+        _ => Err(format!("expected a number from 0 to 100, not {s:?}")),
+    }
+}
+
+fn parse_kill(s: &str) -> Result<(usize, f64), String> {
+    let bad = || format!("expected RANK@SECONDS (say 3@0.5), not {s:?}");
+    let (rank, at) = s.split_once('@').ok_or_else(bad)?;
+    let rank = rank.parse().map_err(|_| bad())?;
+    let at: f64 = at.parse().map_err(|_| bad())?;
+    if !(at.is_finite() && at >= 0.0) {
+        return Err(bad());
+    }
+    Ok((rank, at))
+}
+
+fn main() -> ExitCode {
+    let matches = command().get_matches();
+    match simulate(&matches) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("hysolve-sim: error: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn simulate(m: &ArgMatches) -> Result<(), String> {
+    let (name, args) = m.subcommand().expect("a puzzle is required");
+    let puzzle = find(name).expect("every subcommand is a puzzle");
+    let mode = match m.get_one::<Mode>("mode") {
+        Some(&mode) => mode,
+        None => puzzle.default_mode(args).map_err(|e| e.to_string())?,
+    };
+    let job = puzzle.build(args, mode).map_err(|e| e.to_string())?;
+    let ranks = *m.get_one::<u32>("ranks").expect("default") as usize;
+    let threads = *m.get_one::<u32>("threads").expect("default") as usize;
+    let mut network = Network::named(m.get_one::<String>("network").expect("default"))
+        .expect("clap checked the name");
+    if let Some(us) = m.get_one::<f64>("latency") {
+        network.latency_ns = (us * 1e3).round() as u64;
+        network.name = "custom";
+    }
+    if let Some(gbps) = m.get_one::<f64>("bandwidth") {
+        network.bandwidth = gbps * 1e9;
+        network.name = "custom";
+    }
+    let node_ns = m.get_one::<u64>("node-ns").copied();
+    let mut config = SimConfig::new(ranks, threads, node_ns.unwrap_or(1));
+    config.mode = mode;
+    config.seed = *m.get_one::<u64>("seed").expect("default");
+    config.jitter = *m.get_one::<f64>("jitter").expect("default");
+    config.network = network;
+    config.kill = m.get_one::<(usize, f64)>("kill").copied();
+    if let Some(&n) = m.get_one::<u32>("prefixes-per-worker") {
+        config.prefixes_per_worker = n as usize;
+    }
+    let calibrate = match node_ns {
+        Some(_) => None,
+        None => Some(Duration::from_secs_f64(
+            *m.get_one::<f64>("calibrate").expect("default"),
+        )),
+    };
+    let report = job.simulate(config, calibrate).map_err(|e| e.to_string())?;
+    if m.get_flag("json") {
+        println!(
+            "{}",
+            serde_json::to_string(&report).expect("a report always serializes")
+        );
+    } else {
+        print_report(&report);
+    }
+    Ok(())
+}
+
+fn print_report(r: &SimReport) {
+    let c: &Costs = &r.costs;
+    println!(
+        "{} {} ({}), {} ranks x {} threads, simulated",
+        r.problem, r.instance, r.mode, r.ranks, r.threads
+    );
+    println!(
+        "  network {}: {:.1} µs, {:.2} GB/s, jitter {} (seed {})",
+        r.network.name,
+        r.network.latency_ns as f64 / 1e3,
+        r.network.bandwidth / 1e9,
+        r.jitter,
+        r.seed
+    );
+    println!(
+        "  costs: node {} ns, message {} ns, master {} ns a message",
+        c.node_ns, c.message_cpu_ns, c.master_ns
+    );
+    println!("solutions: {}", r.solutions);
+    println!("nodes: {}", r.nodes);
+    println!(
+        "predicted: {:.6} s; one worker {:.6} s; efficiency {:.3}",
+        r.predicted_s, r.one_worker_s, r.efficiency
+    );
+    println!(
+        "master: {} messages sent, {} received, busy {:.1} %",
+        r.master_messages,
+        r.master_received,
+        r.master_busy * 100.0
+    );
+    println!(
+        "idle: start {:.2} %, steady {:.2} %, tail {:.2} %",
+        r.idle.start * 100.0,
+        r.idle.steady * 100.0,
+        r.idle.tail * 100.0
+    );
+    println!(
+        "simulated in {:.2} s ({} events, {} messages)",
+        r.simulated_in_s, r.events, r.messages
+    );
+}
