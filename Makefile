@@ -13,7 +13,7 @@ export OMPI_ALLOW_RUN_AS_ROOT := 1
 export OMPI_ALLOW_RUN_AS_ROOT_CONFIRM := 1
 MPIRUN := mpirun --oversubscribe --bind-to none
 
-.PHONY: all deps build run test check test-scheduler lint no-mpi aarch64 bench bench-ranks sweep verify clean
+.PHONY: all deps build run test check test-scheduler lint no-mpi aarch64 bench bench-ranks sweep sim-validate sim-sweep verify clean
 
 all: build
 
@@ -230,6 +230,22 @@ sweep: build
 	  --workload "--mode count hitori examples/hitori/open-16x16.txt" \
 	  --workload "uts --tree T1L" \
 	  --workload "uts --tree T3L"
+
+# The simulator (hysolve-sim) against real runs here, before any prediction
+# is quoted: wall_s on 1x1, 1x2 and 2x1, master messages on 64 and 128
+# oversubscribed ranks, for UTS T1L and T3L and N-Queens 17
+# (bench-results/sim-validation.csv; src/cluster/README.md, "Simulation").
+# About 8 minutes on 2 cores.
+sim-validate: build
+	target/release/sim-validate
+
+# Strong scaling in simulation, 1 to 16,384 workers as ranks x 16 threads
+# and ranks x 1 thread (bench-results/sim-sweep.csv and
+# sim-sweep-efficiency.svg). Each point runs the real search, so a point
+# takes about the workload's time on one core, more at many ranks.
+SIM_SWEEP_ARGS ?=
+sim-sweep: build
+	target/release/sim-sweep $(SIM_SWEEP_ARGS)
 
 clean:
 	$(CARGO) clean

@@ -40,7 +40,7 @@ struct RankState {
 pub(super) const VICTIM_MIN_AGE_IN_ROUND_TRIPS: u32 = 8;
 
 /// What the master itself did, for `--stats`.
-#[derive(Debug, Clone, Default, serde::Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, serde::Serialize)]
 pub struct MasterStats {
     /// Initial prefixes (units) the root was cut into.
     pub initial_prefixes: u64,

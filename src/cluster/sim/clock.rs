@@ -66,26 +66,38 @@ impl<E> Clock<E> {
 
 /// A manager's shortest pause between polls, and the longest
 /// (`cluster/manager.rs`: the pause doubles from the one to the other while
-/// nothing happens; with no rank oversubscribed the longest is 1 ms).
+/// nothing happens; with no rank oversubscribed the longest is 1 ms, and
+/// it grows with the oversubscription up to 64 ms, rank 0's excepted).
 pub(super) const POLL_MIN: Ns = 20_000;
 pub(super) const POLL_MAX: Ns = 1_000_000;
+const POLL_MAX_OVERSUBSCRIBED: Ns = 64_000_000;
 
-/// The first poll at or after `t` of a manager last active at `active`:
-/// it polls again at once, then after 20 µs, 40 µs, ... up to 1 ms apart.
-pub(super) fn next_poll(active: Ns, t: Ns) -> Ns {
+/// The longest pause of `rank`'s polls with `load` workers a core.
+pub(super) fn poll_max(rank: usize, load: u64) -> Ns {
+    if rank == 0 {
+        POLL_MAX
+    } else {
+        (POLL_MAX * load.max(1)).min(POLL_MAX_OVERSUBSCRIBED)
+    }
+}
+
+/// The first poll at or after `t` of a manager last active at `active`
+/// whose pauses grow to `max`: it polls again at once, then after 20 µs,
+/// 40 µs, ... up to `max` apart.
+pub(super) fn next_poll(active: Ns, t: Ns, max: Ns) -> Ns {
     if t <= active {
         return active;
     }
     let mut at = active;
     let mut pause = POLL_MIN;
     while at < t {
-        if pause == POLL_MAX {
+        if pause == max {
             // Whole periods at once.
-            let periods = (t - at).div_ceil(POLL_MAX);
-            return at + periods * POLL_MAX;
+            let periods = (t - at).div_ceil(max);
+            return at + periods * max;
         }
         at += pause;
-        pause = (pause * 2).min(POLL_MAX);
+        pause = (pause * 2).min(max);
     }
     at
 }
@@ -107,13 +119,19 @@ mod test {
 
     #[test]
     fn polls_back_off_from_the_last_activity() {
-        assert_eq!(next_poll(100, 50), 100);
-        assert_eq!(next_poll(0, 1), 20_000);
-        assert_eq!(next_poll(0, 20_000), 20_000);
-        assert_eq!(next_poll(0, 20_001), 60_000);
+        assert_eq!(next_poll(100, 50, POLL_MAX), 100);
+        assert_eq!(next_poll(0, 1, POLL_MAX), 20_000);
+        assert_eq!(next_poll(0, 20_000, POLL_MAX), 20_000);
+        assert_eq!(next_poll(0, 20_001, POLL_MAX), 60_000);
         // 20+40+80+160+320+640 = 1,260 µs, then 1 ms apart.
-        assert_eq!(next_poll(0, 1_000_000), 1_260_000);
-        assert_eq!(next_poll(0, 1_260_001), 2_260_000);
-        assert_eq!(next_poll(0, 10_000_000), 10_260_000);
+        assert_eq!(next_poll(0, 1_000_000, POLL_MAX), 1_260_000);
+        assert_eq!(next_poll(0, 1_260_001, POLL_MAX), 2_260_000);
+        assert_eq!(next_poll(0, 10_000_000, POLL_MAX), 10_260_000);
+        // Oversubscribed 32 times: pauses grow to 32 ms.
+        assert_eq!(poll_max(3, 32), 32_000_000);
+        assert_eq!(poll_max(3, 1_000), 64_000_000);
+        assert_eq!(poll_max(0, 32), POLL_MAX);
+        // 20 + 40 + ... + 20,480 µs = 40,940 µs, then 32 ms apart.
+        assert_eq!(next_poll(0, 100_000_000, 32_000_000), 104_940_000);
     }
 }

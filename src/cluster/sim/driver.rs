@@ -9,7 +9,8 @@
 //! event wakes it at once, as `recv_timeout` on the event channel does.
 //! Rank 0 also runs the head's duties at every poll.
 
-use super::clock::{Clock, next_poll};
+use super::clock::{Clock, next_poll, poll_max};
+use super::model::Costs;
 use super::model::Wires;
 use super::pool::{Handle, Ns, VirtualPool};
 use super::{IdleShares, SimConfig, SimError, SimReport};
@@ -59,10 +60,14 @@ struct Rank<'p, P: Problem> {
     poll_at: Option<Ns>,
     /// Its CPU so far.
     cpu: Ns,
+    /// The longest pause between its polls.
+    poll_max: Ns,
 }
 
 struct Sim<'p, 'h, P: Problem> {
     config: &'h SimConfig,
+    /// The costs on this run's cores (slowed by oversubscription).
+    costs: Costs,
     base: Instant,
     head: Head<'h>,
     ranks: Vec<Rank<'p, P>>,
@@ -81,6 +86,21 @@ struct Sim<'p, 'h, P: Problem> {
 pub(super) fn run<P: Problem>(problem: &Arc<P>, config: &SimConfig) -> Result<SimReport, SimError> {
     let p: &P = problem;
     let size = config.ranks;
+    // With fewer cores than workers, every worker and manager gets its
+    // share of one: everything takes `load` times as long.
+    let load = config
+        .cores
+        .map_or(1, |c| (size * config.threads).div_ceil(c.max(1)).max(1)) as u64;
+    let c = config.costs;
+    let costs = Costs {
+        node_ns: c.node_ns * load,
+        steal_ns: c.steal_ns * load,
+        split_ns: c.split_ns * load,
+        wake_ns: c.wake_ns * load,
+        message_cpu_ns: c.message_cpu_ns * load,
+        master_ns: c.master_ns * load,
+        ..c
+    };
     let base = Instant::now();
     let run_config = RunConfig::new(config.mode)
         .threads(config.threads)
@@ -90,7 +110,7 @@ pub(super) fn run<P: Problem>(problem: &Arc<P>, config: &SimConfig) -> Result<Si
     let delivery = Delivery::new(&mut sink, config.mode, None);
     let mut first = Outbox::new();
     let head = Head::start(p, &run_config, size, delivery, &mut first)?;
-    let expansion = head.expansion().nodes * config.costs.node_ns;
+    let expansion = head.expansion().nodes * costs.node_ns;
     let ranks = (0..size)
         .map(|r| {
             let pool = Rc::new(RefCell::new(VirtualPool::new(
@@ -98,7 +118,7 @@ pub(super) fn run<P: Problem>(problem: &Arc<P>, config: &SimConfig) -> Result<Si
                 config.mode,
                 config.mode.stop_after(),
                 config.threads,
-                config.costs,
+                costs,
             )));
             let report = RankReport {
                 rank: r,
@@ -118,11 +138,13 @@ pub(super) fn run<P: Problem>(problem: &Arc<P>, config: &SimConfig) -> Result<Si
                 active: 0,
                 poll_at: None,
                 cpu: 0,
+                poll_max: poll_max(r, load),
             }
         })
         .collect();
     let mut sim = Sim {
         config,
+        costs,
         base,
         head,
         ranks,
@@ -166,7 +188,7 @@ pub(super) fn run<P: Problem>(problem: &Arc<P>, config: &SimConfig) -> Result<Si
                 let at = if r.busy_until >= t {
                     r.busy_until
                 } else {
-                    next_poll(r.active, t)
+                    next_poll(r.active, t, r.poll_max)
                 };
                 sim.schedule_poll(to, at);
             }
@@ -219,9 +241,9 @@ impl<'p, 'h, P: Problem> Sim<'p, 'h, P> {
         let r = &mut self.ranks[rank];
         let (events, woken) = {
             let mut pool = r.pool.borrow_mut();
-            (pool.take_events(), pool.to_wake())
+            (pool.take_events(), pool.take_woken())
         };
-        let wake_ns = self.config.costs.wake_ns;
+        let wake_ns = self.costs.wake_ns;
         for worker in woken {
             self.clock.at(t + wake_ns, Event::Step { rank, worker });
         }
@@ -249,7 +271,7 @@ impl<'p, 'h, P: Problem> Sim<'p, 'h, P> {
             self.schedule_poll(rank, at);
             return Ok(());
         }
-        let costs = self.config.costs;
+        let costs = self.costs;
         let mut now = t;
         let mut active = false;
         loop {
@@ -290,14 +312,14 @@ impl<'p, 'h, P: Problem> Sim<'p, 'h, P> {
         }
         if let Some(due) = self.ranks[rank].state.progress_due() {
             let at = self.ns(due).max(now);
-            let at = next_poll(self.ranks[rank].active, at);
+            let at = next_poll(self.ranks[rank].active, at, self.ranks[rank].poll_max);
             self.schedule_poll(rank, at);
         }
         if rank == 0 && !self.head.finished() {
             let at = if active {
                 now
             } else {
-                next_poll(self.ranks[0].active, now + 1)
+                next_poll(self.ranks[0].active, now + 1, self.ranks[0].poll_max)
             };
             self.schedule_poll(0, at);
         }
@@ -319,7 +341,7 @@ impl<'p, 'h, P: Problem> Sim<'p, 'h, P> {
                 initial_depth,
             } => {
                 // Each piece is decoded, or replayed from the root.
-                let node_ns = self.config.costs.node_ns;
+                let node_ns = self.costs.node_ns;
                 for piece in &pieces {
                     *now += match piece.node {
                         Some(_) => node_ns,
@@ -347,7 +369,7 @@ impl<'p, 'h, P: Problem> Sim<'p, 'h, P> {
                     }
                     .into());
                 }
-                *now += self.config.costs.master_ns;
+                *now += self.costs.master_ns;
                 let mut out = Outbox::new();
                 let i = self.instant(*now);
                 self.head.handle(from, msg, i, &mut out)?;
@@ -370,7 +392,7 @@ impl<'p, 'h, P: Problem> Sim<'p, 'h, P> {
         if rank == 0
             && let PoolEvent::Solutions { unit, texts } = event
         {
-            *now += self.config.costs.master_ns;
+            *now += self.costs.master_ns;
             let mut out = Outbox::new();
             self.head.accept_solutions(0, unit, texts, &mut out)?;
             return self.route(0, out, now);
@@ -410,7 +432,7 @@ impl<'p, 'h, P: Problem> Sim<'p, 'h, P> {
             self.ranks[from].inbox.push_back((from, msg));
             return;
         }
-        *now += self.config.costs.message_cpu_ns;
+        *now += self.costs.message_cpu_ns;
         self.ranks[from].state.count_sent();
         self.messages += 1;
         if to == 0 {
@@ -449,6 +471,7 @@ impl<'p, 'h, P: Problem> Sim<'p, 'h, P> {
             jitter: config.jitter,
             network: config.network,
             costs: config.costs,
+            cores: config.cores,
             solutions: outcome.solutions,
             nodes: outcome.nodes,
             predicted_s: answered as f64 * 1e-9,
@@ -456,6 +479,7 @@ impl<'p, 'h, P: Problem> Sim<'p, 'h, P> {
             one_worker_s: 0.0,
             master_messages: outcome.master.messages_sent,
             master_received,
+            master: outcome.master.clone(),
             master_busy: master_cpu.min(answered) as f64 / answered as f64,
             idle: IdleShares {
                 start: idle[0] as f64 / total,

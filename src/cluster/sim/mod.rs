@@ -57,6 +57,11 @@ pub struct SimConfig {
     /// Kill this rank at this virtual time (seconds): the run ends as a
     /// real one does when a rank dies.
     pub kill: Option<(usize, f64)>,
+    /// The cores of the machine the run shares (`None`: one for every
+    /// worker). With fewer, each worker and manager runs at its share of
+    /// a core and the managers poll less often, as `manager.rs` does: to
+    /// compare with an oversubscribed real run.
+    pub cores: Option<usize>,
 }
 
 impl SimConfig {
@@ -73,6 +78,7 @@ impl SimConfig {
             network: Network::CLUSTER,
             costs: Costs::with_node_ns(node_ns),
             kill: None,
+            cores: None,
         }
     }
 }
@@ -109,8 +115,10 @@ pub struct SimReport {
     pub jitter: f64,
     /// The network model.
     pub network: Network,
-    /// The cost model.
+    /// The cost model (on a core of its own).
     pub costs: Costs,
+    /// See [`SimConfig::cores`].
+    pub cores: Option<usize>,
     /// Solutions found (weighted, as a real run counts them).
     pub solutions: u64,
     /// Nodes visited.
@@ -128,6 +136,8 @@ pub struct SimReport {
     pub master_messages: u64,
     /// Messages other ranks sent the master.
     pub master_received: u64,
+    /// The master's own account (as a real run's `--json` gives it).
+    pub master: super::MasterStats,
     /// The share of `predicted_s` the master's manager was busy.
     pub master_busy: f64,
     /// Idle worker time by phase.

@@ -207,7 +207,7 @@ impl<'p, P: Problem> VirtualPool<'p, P> {
 
     /// The parked workers to wake now, if work was added (each is marked
     /// waking: the caller schedules its step).
-    pub(super) fn to_wake(&mut self) -> Vec<usize> {
+    pub(super) fn take_woken(&mut self) -> Vec<usize> {
         if !std::mem::take(&mut self.shared.notify) {
             return Vec::new();
         }

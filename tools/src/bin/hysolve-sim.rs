@@ -103,6 +103,13 @@ fn command() -> Command {
                 )),
         )
         .arg(
+            Arg::new("cores")
+                .long("cores")
+                .value_name("N")
+                .value_parser(value_parser!(u32).range(1..))
+                .help("Cores the whole run shares (to compare with an oversubscribed real run) [default: one a worker]"),
+        )
+        .arg(
             Arg::new("kill")
                 .long("kill")
                 .value_name("RANK@SECONDS")
@@ -184,6 +191,7 @@ fn simulate(m: &ArgMatches) -> Result<(), String> {
     config.jitter = *m.get_one::<f64>("jitter").expect("default");
     config.network = network;
     config.kill = m.get_one::<(usize, f64)>("kill").copied();
+    config.cores = m.get_one::<u32>("cores").map(|&c| c as usize);
     if let Some(&n) = m.get_one::<u32>("prefixes-per-worker") {
         config.prefixes_per_worker = n as usize;
     }

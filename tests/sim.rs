@@ -1,0 +1,180 @@
+//! The simulator (`hysolve::cluster::sim`): exact counts at any scale and
+//! under any schedule its jitter draws, the same report for the same seed,
+//! the modes that stop early, a killed rank, and `hysolve-sim`'s errors.
+
+mod common;
+
+use hysolve::cluster::sim::{SimConfig, SimError, SimReport, simulate};
+use hysolve::engine::{Mode, sequential};
+use hysolve::problems::queens::Queens;
+use hysolve::problems::uts::Uts;
+use hysolve::problems::uts::params::Params;
+use std::process::Command;
+use std::sync::Arc;
+
+fn t1() -> Arc<Uts> {
+    let (p, _) = Params::named("T1").unwrap();
+    Arc::new(Uts::new(p, "T1"))
+}
+
+/// UTS T1: 4,130,071 nodes, 3,305,118 leaves (Olivier et al.).
+const T1: (u64, u64) = (3_305_118, 4_130_071);
+
+fn counts(r: &SimReport) -> (u64, u64) {
+    (r.solutions, r.nodes)
+}
+
+/// The report without the one field that may differ between two runs.
+fn fixed(r: &SimReport) -> String {
+    let mut r = r.clone();
+    r.simulated_in_s = 0.0;
+    format!("{r:?}")
+}
+
+#[test]
+fn t1_is_exact_on_2_and_1024_simulated_ranks() {
+    let tree = t1();
+    for (ranks, threads) in [(1, 1), (2, 1), (1024, 1), (16, 16)] {
+        let r = simulate(&tree, &SimConfig::new(ranks, threads, 30)).unwrap();
+        assert_eq!(counts(&r), T1, "{ranks}x{threads}");
+        assert_eq!(r.workers, ranks * threads);
+        assert!(r.predicted_s > 0.0 && r.efficiency > 0.0 && r.efficiency <= 1.0 + 1e-9);
+        if ranks > 1 {
+            assert!(r.master_messages > 0 && r.master_received > 0);
+        }
+    }
+}
+
+#[test]
+fn t1_is_exact_on_64x2_under_8_jittered_seeds_and_a_seed_repeats_exactly() {
+    let tree = t1();
+    let mut times = Vec::new();
+    for seed in 1..=8 {
+        let mut config = SimConfig::new(64, 2, 30);
+        config.seed = seed;
+        config.jitter = 2.0;
+        let r = simulate(&tree, &config).unwrap();
+        assert_eq!(counts(&r), T1, "seed {seed}");
+        times.push(r.predicted_s.to_bits());
+        if seed == 1 {
+            let again = simulate(&tree, &config).unwrap();
+            assert_eq!(fixed(&r), fixed(&again), "the same seed, another report");
+        }
+    }
+    // The jitter does reorder the run: the seeds do not all agree.
+    times.sort_unstable();
+    times.dedup();
+    assert!(times.len() > 1, "8 seeds, one schedule");
+}
+
+#[test]
+fn a_slower_network_predicts_a_longer_run_with_the_same_counts() {
+    let tree = t1();
+    let fast = simulate(&tree, &SimConfig::new(32, 1, 30)).unwrap();
+    let mut config = SimConfig::new(32, 1, 30);
+    config.network = hysolve::cluster::sim::Network::ETHERNET;
+    let slow = simulate(&tree, &config).unwrap();
+    assert_eq!(counts(&fast), counts(&slow));
+    assert!(slow.predicted_s > fast.predicted_s, "{slow:?}\n{fast:?}");
+}
+
+#[test]
+fn every_mode_gives_the_real_answer() {
+    let q = Arc::new(Queens::new(9, false).unwrap());
+    let (whole, _) = sequential(&*q, Mode::Count);
+    for (ranks, threads) in [(1, 1), (3, 2), (8, 1)] {
+        let mut config = SimConfig::new(ranks, threads, 40);
+        let r = simulate(&q, &config).unwrap();
+        assert_eq!((r.solutions, r.nodes), (352, whole.nodes));
+        config.mode = Mode::All;
+        assert_eq!(simulate(&q, &config).unwrap().solutions, 352);
+        config.mode = Mode::First;
+        assert_eq!(simulate(&q, &config).unwrap().solutions, 1);
+        config.mode = Mode::Unique;
+        assert_eq!(simulate(&q, &config).unwrap().solutions, 2);
+    }
+}
+
+#[test]
+fn a_killed_rank_ends_the_run_naming_it() {
+    let tree = t1();
+    let mut config = SimConfig::new(8, 2, 30);
+    let whole = simulate(&tree, &config).unwrap().predicted_s;
+    config.kill = Some((5, whole * 0.3));
+    match simulate(&tree, &config) {
+        Err(SimError::RankDied { rank: 5, at_s }) => assert!((at_s - whole * 0.3).abs() < 1e-6),
+        other => panic!("{other:?}"),
+    }
+    config.kill = Some((8, 0.0));
+    assert!(matches!(simulate(&tree, &config), Err(SimError::Config(_))));
+}
+
+fn sim() -> Command {
+    Command::new(common::workspace_bin("hysolve-sim"))
+}
+
+#[test]
+fn hysolve_sim_takes_a_puzzle_and_prints_json() {
+    let out = sim()
+        .args([
+            "--ranks",
+            "4",
+            "--threads",
+            "2",
+            "--node-ns",
+            "40",
+            "--json",
+        ])
+        .args(["queens", "8"])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["solutions"], 92);
+    assert_eq!(v["workers"], 8);
+    for key in [
+        "nodes",
+        "predicted_s",
+        "efficiency",
+        "master_messages",
+        "master_busy",
+        "idle",
+    ] {
+        assert!(!v[key].is_null(), "no {key} in {v}");
+    }
+    for k in ["start", "steady", "tail"] {
+        assert!(v["idle"][k].as_f64().is_some());
+    }
+}
+
+#[test]
+fn hysolve_sim_refuses_bad_input_in_one_line() {
+    for args in [
+        vec!["--ranks", "0", "queens", "8"],
+        vec!["--jitter", "-1", "queens", "8"],
+        vec!["--kill", "3", "queens", "8"],
+        vec![
+            "--kill",
+            "9@0.1",
+            "--ranks",
+            "2",
+            "--node-ns",
+            "9",
+            "queens",
+            "8",
+        ],
+        vec!["--network", "carrier-pigeon", "queens", "8"],
+        vec!["--node-ns", "9", "queens", "0"],
+    ] {
+        let out = sim().args(&args).output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "{args:?} accepted");
+        let first = err.lines().find(|l| l.contains("error")).unwrap_or("");
+        assert!(!first.is_empty(), "{args:?}: {err}");
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+    }
+}
