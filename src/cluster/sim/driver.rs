@@ -66,8 +66,11 @@ struct Rank<'p, P: Problem> {
 
 struct Sim<'p, 'h, P: Problem> {
     config: &'h SimConfig,
-    /// The costs on this run's cores (slowed by oversubscription).
+    /// The costs inside a rank.
     costs: Costs,
+    /// Workers walking a task, over all ranks (with `cores`: how many
+    /// share them).
+    walking: usize,
     base: Instant,
     head: Head<'h>,
     ranks: Vec<Rank<'p, P>>,
@@ -86,21 +89,7 @@ struct Sim<'p, 'h, P: Problem> {
 pub(super) fn run<P: Problem>(problem: &Arc<P>, config: &SimConfig) -> Result<SimReport, SimError> {
     let p: &P = problem;
     let size = config.ranks;
-    // With fewer cores than workers, every worker and manager gets its
-    // share of one: everything takes `load` times as long.
-    let load = config
-        .cores
-        .map_or(1, |c| (size * config.threads).div_ceil(c.max(1)).max(1)) as u64;
-    let c = config.costs;
-    let costs = Costs {
-        node_ns: c.node_ns * load,
-        steal_ns: c.steal_ns * load,
-        split_ns: c.split_ns * load,
-        wake_ns: c.wake_ns * load,
-        message_cpu_ns: c.message_cpu_ns * load,
-        master_ns: c.master_ns * load,
-        ..c
-    };
+    let costs = config.costs;
     let base = Instant::now();
     let run_config = RunConfig::new(config.mode)
         .threads(config.threads)
@@ -138,13 +127,14 @@ pub(super) fn run<P: Problem>(problem: &Arc<P>, config: &SimConfig) -> Result<Si
                 active: 0,
                 poll_at: None,
                 cpu: 0,
-                poll_max: poll_max(r, load),
+                poll_max: poll_max(r, load(config)),
             }
         })
         .collect();
     let mut sim = Sim {
         config,
         costs,
+        walking: 0,
         base,
         head,
         ranks,
@@ -206,6 +196,22 @@ pub(super) fn run<P: Problem>(problem: &Arc<P>, config: &SimConfig) -> Result<Si
     sim.report()
 }
 
+/// Threads a core when every worker of `config` wants one.
+fn load(config: &SimConfig) -> u64 {
+    config.cores.map_or(1, |c| {
+        (config.ranks * config.threads).div_ceil(c.max(1)).max(1) as u64
+    })
+}
+
+/// The time slice Linux's scheduler (CFS) gives each of `load` busy
+/// threads on a core of a machine of `cores`: its latency target, 6 ms
+/// times 1 + log2 of the cores, shared among them, but no less than its
+/// minimum granularity, 0.75 ms times the same factor.
+fn time_slice(load: u64, cores: usize) -> Ns {
+    let factor = 1 + cores.max(1).ilog2() as u64;
+    (6_000_000 * factor / load.max(1)).max(750_000 * factor)
+}
+
 impl<'p, 'h, P: Problem> Sim<'p, 'h, P> {
     fn instant(&self, t: Ns) -> Instant {
         self.base + Duration::from_nanos(t)
@@ -228,10 +234,27 @@ impl<'p, 'h, P: Problem> Sim<'p, 'h, P> {
     /// parked workers to wake.
     fn step(&mut self, rank: usize, worker: usize, t: Ns) {
         let r = &mut self.ranks[rank];
-        let stepped = r.pool.borrow_mut().step(worker, t);
+        let mut pool = r.pool.borrow_mut();
+        let before = pool.walking();
+        let stepped = pool.step(worker, t);
+        self.walking = self.walking + pool.walking() - before;
         if let Some(next) = stepped.next {
+            let mut next = next;
+            if let Some(cores) = self.config.cores {
+                // Fewer cores than walking workers: the kernel gives each
+                // a time slice at full speed, then runs the others' slices
+                // (a request is seen only in the worker's own slice).
+                let share = self.walking.div_ceil(cores).max(1) as u64;
+                if share > 1 {
+                    pool.set_quantum(time_slice(share, cores) / self.costs.node_ns);
+                    next = t + (next - t) * share;
+                } else {
+                    pool.set_quantum(self.costs.quantum_nodes);
+                }
+            }
             self.clock.at(next, Event::Step { rank, worker });
         }
+        drop(pool);
         self.after_pool(rank, t);
     }
 

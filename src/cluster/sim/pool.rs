@@ -200,6 +200,20 @@ impl<'p, P: Problem> VirtualPool<'p, P> {
         }
     }
 
+    /// Workers walking a task (those that want a core). Only a step
+    /// changes it.
+    pub(super) fn walking(&self) -> usize {
+        self.workers
+            .iter()
+            .filter(|w| matches!(w.state, State::Walking(_)))
+            .count()
+    }
+
+    /// Sets the nodes of a step (the clock's grain, or a time slice).
+    pub(super) fn set_quantum(&mut self, nodes: u64) {
+        self.costs.quantum_nodes = nodes.max(1);
+    }
+
     /// The events since the last call, in the order they happened.
     pub(super) fn take_events(&mut self) -> Vec<(Ns, PoolEvent<P::Node>)> {
         std::mem::take(&mut self.shared.events)
