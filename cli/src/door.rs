@@ -69,11 +69,13 @@ pub trait Job {
     fn pretty(&self, text: &str) -> Option<String>;
     /// Simulates the search on a virtual clock (see
     /// [`hysolve::cluster::sim`]); with `calibrate`, the cost of a node is
-    /// first measured on this machine for about that long.
+    /// first measured on this machine for about that long, and `adjust`
+    /// is applied to the costs after it (the caller's own figures).
     fn simulate(
         &self,
         config: SimConfig,
         calibrate: Option<Duration>,
+        adjust: &dyn Fn(&mut sim::Costs),
     ) -> Result<SimReport, SimError>;
 }
 
@@ -114,10 +116,12 @@ impl<P: Problem> Job for Typed<P> {
         &self,
         mut config: SimConfig,
         calibrate: Option<Duration>,
+        adjust: &dyn Fn(&mut sim::Costs),
     ) -> Result<SimReport, SimError> {
         if let Some(budget) = calibrate {
             let ns = sim::calibrate(&*self.problem, config.mode, budget);
             config.costs = sim::Costs::with_node_ns(ns.round().max(1.0) as u64);
+            adjust(&mut config.costs);
         }
         sim::simulate(&self.problem, &config)
     }
@@ -156,7 +160,12 @@ impl Job for Written {
     fn pretty(&self, _: &str) -> Option<String> {
         None
     }
-    fn simulate(&self, _: SimConfig, _: Option<Duration>) -> Result<SimReport, SimError> {
+    fn simulate(
+        &self,
+        _: SimConfig,
+        _: Option<Duration>,
+        _: &dyn Fn(&mut sim::Costs),
+    ) -> Result<SimReport, SimError> {
         Err(SimError::Config(format!(
             "nothing to simulate: this command writes {}",
             self.path.display()

@@ -108,7 +108,6 @@ impl<P: Problem, W: Workers<P::Node>> RankState<P, W> {
     }
 
     /// Whether this rank holds work (it has not asked since it got some).
-    #[cfg(test)]
     pub(crate) fn busy(&self) -> bool {
         self.busy
     }

@@ -387,11 +387,18 @@ pub fn sequential<P: Problem>(problem: &P, mode: Mode) -> (Counters, Vec<String>
     (searcher.counters(), ctx.found)
 }
 
+/// How many nodes per subtree asked for [`expand`] may visit: it stops at
+/// the end of the level where it passes that many.
+const EXPANSION_NODES_PER_TARGET: usize = 8;
+
 /// Expands the root breadth-first until the frontier holds at least
-/// `target` subtrees or cannot grow (only leaves left, or the count cut-off
-/// reached). Returns the frontier in child order, what visiting the expanded
-/// nodes counted, and the texts of solutions among them (in modes that keep
-/// solutions).
+/// `target` subtrees, cannot grow (only leaves left, or the count cut-off
+/// reached), or the levels walked have visited more than
+/// [`EXPANSION_NODES_PER_TARGET`] times `target` nodes (a tree whose
+/// levels do not grow, as a critical binomial one, would otherwise be
+/// walked here, on one thread). Returns the frontier in child order, what
+/// visiting the expanded nodes counted, and the texts of solutions among
+/// them (in modes that keep solutions).
 pub(crate) fn expand<P: Problem>(
     problem: &P,
     mode: Mode,
@@ -409,7 +416,11 @@ pub(crate) fn expand<P: Problem>(
     }];
     let mut depth = 0;
     let mut buf = Vec::new();
-    while frontier.len() < target && visitor.cutoff.is_none_or(|c| depth < c) {
+    let budget = target.saturating_mul(EXPANSION_NODES_PER_TARGET) as u64;
+    while frontier.len() < target
+        && visitor.cutoff.is_none_or(|c| depth < c)
+        && visitor.counters.nodes < budget
+    {
         let mut next = Vec::new();
         for task in &frontier {
             if !visitor.visit(&task.node, depth, &mut ctx) {

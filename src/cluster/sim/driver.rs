@@ -9,7 +9,7 @@
 //! event wakes it at once, as `recv_timeout` on the event channel does.
 //! Rank 0 also runs the head's duties at every poll.
 
-use super::clock::{Clock, next_poll, poll_max};
+use super::clock::{Clock, idle_poll_max, next_poll, poll_max};
 use super::model::Costs;
 use super::model::Wires;
 use super::pool::{Handle, Ns, VirtualPool};
@@ -60,8 +60,21 @@ struct Rank<'p, P: Problem> {
     poll_at: Option<Ns>,
     /// Its CPU so far.
     cpu: Ns,
-    /// The longest pause between its polls.
+    /// The longest pause between its polls, while it holds work and
+    /// while it waits for work.
     poll_max: Ns,
+    idle_poll_max: Ns,
+}
+
+impl<P: Problem> Rank<'_, P> {
+    /// The longest pause now (`manager.rs`'s `pause_max`).
+    fn pause_max(&self) -> Ns {
+        if self.state.busy() {
+            self.poll_max
+        } else {
+            self.idle_poll_max
+        }
+    }
 }
 
 struct Sim<'p, 'h, P: Problem> {
@@ -128,6 +141,7 @@ pub(super) fn run<P: Problem>(problem: &Arc<P>, config: &SimConfig) -> Result<Si
                 poll_at: None,
                 cpu: 0,
                 poll_max: poll_max(r, load(config)),
+                idle_poll_max: idle_poll_max(r, load(config)),
             }
         })
         .collect();
@@ -178,7 +192,7 @@ pub(super) fn run<P: Problem>(problem: &Arc<P>, config: &SimConfig) -> Result<Si
                 let at = if r.busy_until >= t {
                     r.busy_until
                 } else {
-                    next_poll(r.active, t, r.poll_max)
+                    next_poll(r.active, t, r.pause_max())
                 };
                 sim.schedule_poll(to, at);
             }
@@ -335,14 +349,14 @@ impl<'p, 'h, P: Problem> Sim<'p, 'h, P> {
         }
         if let Some(due) = self.ranks[rank].state.progress_due() {
             let at = self.ns(due).max(now);
-            let at = next_poll(self.ranks[rank].active, at, self.ranks[rank].poll_max);
+            let at = next_poll(self.ranks[rank].active, at, self.ranks[rank].pause_max());
             self.schedule_poll(rank, at);
         }
         if rank == 0 && !self.head.finished() {
             let at = if active {
                 now
             } else {
-                next_poll(self.ranks[0].active, now + 1, self.ranks[0].poll_max)
+                next_poll(self.ranks[0].active, now + 1, self.ranks[0].pause_max())
             };
             self.schedule_poll(0, at);
         }

@@ -103,6 +103,20 @@ fn command() -> Command {
                 )),
         )
         .arg(
+            Arg::new("message-ns")
+                .long("message-ns")
+                .value_name("NS")
+                .value_parser(value_parser!(u64))
+                .help("A manager's CPU for each message sent or received, in ns [default: 2000]"),
+        )
+        .arg(
+            Arg::new("master-ns")
+                .long("master-ns")
+                .value_name("NS")
+                .value_parser(value_parser!(u64))
+                .help("The master's bookkeeping for each message, in ns [default: 300]"),
+        )
+        .arg(
             Arg::new("cores")
                 .long("cores")
                 .value_name("N")
@@ -201,7 +215,16 @@ fn simulate(m: &ArgMatches) -> Result<(), String> {
             *m.get_one::<f64>("calibrate").expect("default"),
         )),
     };
-    let report = job.simulate(config, calibrate).map_err(|e| e.to_string())?;
+    let costs = |c: &mut hysolve::cluster::sim::Costs| {
+        if let Some(&ns) = m.get_one::<u64>("message-ns") {
+            c.message_cpu_ns = ns;
+        }
+        if let Some(&ns) = m.get_one::<u64>("master-ns") {
+            c.master_ns = ns;
+        }
+    };
+    costs(&mut config.costs);
+    let report = job.simulate(config, calibrate, &costs).map_err(|e| e.to_string())?;
     if m.get_flag("json") {
         println!(
             "{}",

@@ -133,7 +133,7 @@ fn sweep(opts: &Opts) -> Result<(), String> {
                 );
                 writeln!(
                     csv,
-                    "{commit},{machine},\"{command}\",{workload},{ranks},{threads},{workers},{},{node_ns},{},{},{},{},{},{},{},{},{},{}",
+                    "{commit},\"{machine}\",\"{command}\",\"{workload}\",{ranks},{threads},{workers},{},{node_ns},{},{},{},{},{},{},{},{},{},{}",
                     v["network"]["name"].as_str().unwrap_or("?"),
                     v["nodes"],
                     f("predicted_s"),

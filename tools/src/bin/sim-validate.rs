@@ -109,7 +109,7 @@ fn validate(opts: &Opts) -> Result<(), String> {
                 );
                 writeln!(
                     csv,
-                    "{commit},{machine},\"{command}\",{workload},{config},{figure},{r},{s},{error:.4},{node_ns}"
+                    "{commit},\"{machine}\",\"{command}\",\"{workload}\",{config},{figure},{r},{s},{error:.4},{node_ns}"
                 )
                 .map_err(|e| e.to_string())?;
             }
