@@ -446,3 +446,72 @@ pub(crate) fn expand<P: Problem>(
     };
     (frontier, counters, ctx.found)
 }
+
+#[cfg(test)]
+mod test {
+    use super::*;
+
+    /// A path of `len` nodes: every level holds one.
+    struct Path {
+        len: u32,
+    }
+
+    impl Problem for Path {
+        type Node = u32;
+        fn name(&self) -> &'static str {
+            "path"
+        }
+        fn instance(&self) -> String {
+            self.len.to_string()
+        }
+        fn root(&self) -> u32 {
+            0
+        }
+        fn children(&self, &d: &u32, out: &mut Vec<u32>) {
+            if d + 1 < self.len {
+                out.push(d + 1);
+            }
+        }
+        fn solution_weight(&self, &d: &u32) -> u64 {
+            u64::from(d + 1 == self.len)
+        }
+        fn render(&self, d: &u32, out: &mut String) {
+            out.push_str(&d.to_string());
+        }
+    }
+
+    #[test]
+    fn the_expansion_of_levels_that_do_not_grow_stops_at_its_budget() {
+        let path = Path { len: 1_000_000 };
+        let (frontier, counted, _) = expand(&path, Mode::Count, 16);
+        assert_eq!(frontier.len(), 1);
+        assert_eq!(counted.nodes, 16 * EXPANSION_NODES_PER_TARGET as u64);
+        assert_eq!(frontier[0].depth, 128);
+        // The walk from there counts the rest, once.
+        let (whole, _) = sequential(&path, Mode::Count);
+        assert_eq!((whole.nodes, whole.solutions), (1_000_000, 1));
+    }
+
+    #[test]
+    fn a_paused_walk_resumes_where_it_stopped() {
+        let path = Path { len: 10_000 };
+        let task = Task {
+            prefix: Prefix::root(),
+            depth: 0,
+            node: 0,
+        };
+        let mut s = Searcher::new(&path, Mode::Count);
+        let mut ctx = Sequential {
+            limit: None,
+            found: Vec::new(),
+        };
+        assert!(s.begin(&task, &mut ctx));
+        let mut pauses = 0;
+        while !s.resume(&task, &mut ctx, 999) {
+            pauses += 1;
+            assert_eq!(s.counters().nodes, 1 + 999 * pauses);
+        }
+        assert_eq!(pauses, 10);
+        assert_eq!((s.counters().nodes, s.counters().solutions), (10_000, 1));
+    }
+}

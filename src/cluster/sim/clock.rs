@@ -75,7 +75,11 @@ const POLL_MAX_OVERSUBSCRIBED: Ns = 64_000_000;
 /// The longest pause of the polls of `rank` waiting for work, with `load`
 /// threads a core: the shortest pause when it has cores to itself.
 pub(super) fn idle_poll_max(rank: usize, load: u64) -> Ns {
-    if load <= 1 { POLL_MIN } else { poll_max(rank, load) }
+    if load <= 1 {
+        POLL_MIN
+    } else {
+        poll_max(rank, load)
+    }
 }
 
 /// The longest pause of `rank`'s polls with `load` workers a core.

@@ -1,5 +1,5 @@
-//! The extended star on a virtual clock: the real master ([`Head`]), the
-//! real rank state machine ([`RankState`]) and the real search of the real
+//! The extended star on a virtual clock: the real master (rank 0's
+//! `Head`), the real rank state machine (`RankState`) and the real search of the real
 //! tree, with every worker's nodes, every steal and split and every
 //! message charged to a deterministic clock instead of run on threads and
 //! MPI. It predicts runs on machines we do not have: thousands of ranks,
@@ -17,9 +17,6 @@
 //! field, apart from `simulated_in_s` (the simulator's own time). How the
 //! model is built, what it leaves out, and its error against real runs are
 //! in `cluster/README.md` ("Simulation").
-//!
-//! [`Head`]: super::head::Head
-//! [`RankState`]: super::rank::RankState
 
 mod calibrate;
 mod clock;

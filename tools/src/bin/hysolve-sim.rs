@@ -224,7 +224,9 @@ fn simulate(m: &ArgMatches) -> Result<(), String> {
         }
     };
     costs(&mut config.costs);
-    let report = job.simulate(config, calibrate, &costs).map_err(|e| e.to_string())?;
+    let report = job
+        .simulate(config, calibrate, &costs)
+        .map_err(|e| e.to_string())?;
     if m.get_flag("json") {
         println!(
             "{}",
