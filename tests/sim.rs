@@ -102,7 +102,11 @@ fn a_killed_rank_ends_the_run_naming_it() {
     let whole = simulate(&tree, &config).unwrap().predicted_s;
     config.kill = Some((5, whole * 0.3));
     match simulate(&tree, &config) {
-        Err(SimError::RankDied { rank: 5, at_s }) => assert!((at_s - whole * 0.3).abs() < 1e-6),
+        Err(SimError::RankDied {
+            rank: 5,
+            at_s,
+            checkpoint: None,
+        }) => assert!((at_s - whole * 0.3).abs() < 1e-6),
         other => panic!("{other:?}"),
     }
     config.kill = Some((8, 0.0));
@@ -177,4 +181,83 @@ fn hysolve_sim_refuses_bad_input_in_one_line() {
         assert!(!first.is_empty(), "{args:?}: {err}");
         assert!(!err.contains("panicked"), "{args:?}: {err}");
     }
+}
+
+#[test]
+fn a_rank_killed_at_30_percent_leaves_a_checkpoint_that_resumes_exactly() {
+    let dir = tempfile::tempdir().unwrap();
+    let ckpt = dir.path().join("t1.ckpt");
+    let shape = ["--ranks", "8", "--threads", "2", "--node-ns", "30"];
+    let whole = sim()
+        .args(shape)
+        .args(["--json", "uts", "--tree", "T1"])
+        .output()
+        .unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&whole.stdout).unwrap();
+    let predicted = v["predicted_s"].as_f64().unwrap();
+    let killed = sim()
+        .args(shape)
+        .arg("--checkpoint")
+        .arg(&ckpt)
+        .args(["--checkpoint-every", &(predicted / 20.0).to_string()])
+        .args(["--kill", &format!("3@{}", predicted * 0.3)])
+        .args(["uts", "--tree", "T1"])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&killed.stderr);
+    assert!(!killed.status.success());
+    assert!(err.contains("rank 3 died"), "{err}");
+    assert!(err.contains(&ckpt.display().to_string()), "{err}");
+    assert!(ckpt.exists(), "the checkpoint is kept");
+    // Resumed by the real binary, and by the simulator: the whole tree.
+    let copy = dir.path().join("copy.ckpt");
+    std::fs::copy(&ckpt, &copy).unwrap();
+    let real = Command::new(&*common::BIN)
+        .args([
+            "uts",
+            "--tree",
+            "T1",
+            "--threads",
+            "2",
+            "--json",
+            "--quiet",
+            "--resume",
+        ])
+        .arg(&ckpt)
+        .output()
+        .unwrap();
+    assert!(
+        real.status.success(),
+        "{}",
+        String::from_utf8_lossy(&real.stderr)
+    );
+    let last = String::from_utf8_lossy(&real.stdout)
+        .lines()
+        .last()
+        .unwrap()
+        .to_string();
+    let r: serde_json::Value = serde_json::from_str(&last).unwrap();
+    assert_eq!(
+        (r["solutions"].as_u64(), r["nodes"].as_u64()),
+        (Some(T1.0), Some(T1.1))
+    );
+    let resumed = sim()
+        .args(shape)
+        .arg("--resume")
+        .arg(&copy)
+        .args(["--json", "uts", "--tree", "T1"])
+        .output()
+        .unwrap();
+    assert!(
+        resumed.status.success(),
+        "{}",
+        String::from_utf8_lossy(&resumed.stderr)
+    );
+    let s: serde_json::Value = serde_json::from_slice(&resumed.stdout).unwrap();
+    assert_eq!(
+        (s["solutions"].as_u64(), s["nodes"].as_u64()),
+        (Some(T1.0), Some(T1.1))
+    );
+    // Fewer nodes walked after the resume than in the whole run.
+    assert!(s["predicted_s"].as_f64().unwrap() < predicted);
 }

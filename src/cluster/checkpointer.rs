@@ -27,7 +27,12 @@ impl Checkpointer {
     /// The account of a run whose units are `initial`: those left of the
     /// run `plan` resumes, or the master's frontier (above which its
     /// expansion counted `expansion`).
-    pub(super) fn new(plan: Arc<CheckpointPlan>, initial: &[Prefix], expansion: Counters) -> Self {
+    pub(super) fn new(
+        plan: Arc<CheckpointPlan>,
+        initial: &[Prefix],
+        expansion: Counters,
+        now: Instant,
+    ) -> Self {
         let book = match &plan.resume {
             Some(c) => UnitBook::new(
                 initial,
@@ -44,7 +49,7 @@ impl Checkpointer {
             elapsed_before: plan.resume.as_ref().map_or(0.0, |c| c.elapsed_s),
             plan,
             book,
-            last: Instant::now(),
+            last: now,
             count: 0,
             seconds: 0.0,
         }
@@ -54,8 +59,9 @@ impl Checkpointer {
         &self.plan.path
     }
 
-    pub(super) fn due(&self) -> bool {
-        self.last.elapsed() >= self.plan.every
+    /// Whether a checkpoint is due at `now`.
+    pub(super) fn due(&self, now: Instant) -> bool {
+        now.saturating_duration_since(self.last) >= self.plan.every
     }
 
     /// Writes a checkpoint: the output made durable first, so that the
@@ -66,6 +72,7 @@ impl Checkpointer {
         written: u64,
         out_bytes: u64,
         started: Instant,
+        now: Instant,
     ) -> Result<(), RunError> {
         let t = Instant::now();
         sink.persist()?;
@@ -77,13 +84,13 @@ impl Checkpointer {
             depth: self.book.tree_depth,
             written,
             out_bytes,
-            elapsed_s: self.elapsed_before + started.elapsed().as_secs_f64(),
+            elapsed_s: self.elapsed_before + now.saturating_duration_since(started).as_secs_f64(),
             ..self.plan.identity.clone()
         };
         c.store(&self.plan.path)?;
         self.count += 1;
         self.seconds += t.elapsed().as_secs_f64();
-        self.last = Instant::now();
+        self.last = now;
         Ok(())
     }
 

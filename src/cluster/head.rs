@@ -65,7 +65,7 @@ impl<'a> Head<'a> {
         };
         let checkpointer = config.checkpoint.as_ref().map(|plan| {
             let units: Vec<Prefix> = initial.iter().map(|p| p.prefix.clone()).collect();
-            Checkpointer::new(plan.clone(), &units, expansion)
+            Checkpointer::new(plan.clone(), &units, expansion, config.started)
         });
         let mut head = Head {
             config,
@@ -179,8 +179,8 @@ impl<'a> Head<'a> {
                 self.master.interrupt(out);
             }
         }
-        if !self.interrupted && self.checkpointer.as_ref().is_some_and(Checkpointer::due) {
-            self.write_checkpoint()?;
+        if !self.interrupted && self.checkpointer.as_ref().is_some_and(|c| c.due(now)) {
+            self.write_checkpoint(now)?;
         }
         Ok(())
     }
@@ -206,11 +206,17 @@ impl<'a> Head<'a> {
         });
     }
 
-    fn write_checkpoint(&mut self) -> Result<(), RunError> {
+    fn write_checkpoint(&mut self, now: Instant) -> Result<(), RunError> {
         match &mut self.checkpointer {
             Some(c) => {
                 let (written, bytes) = (self.delivery.written, self.delivery.out_bytes);
-                c.write(self.delivery.sink(), written, bytes, self.config.started)
+                c.write(
+                    self.delivery.sink(),
+                    written,
+                    bytes,
+                    self.config.started,
+                    now,
+                )
             }
             None => Ok(()),
         }
@@ -226,7 +232,7 @@ impl<'a> Head<'a> {
         if self.interrupted {
             let checkpoint = self.checkpointer.as_ref().map(|c| c.path().to_path_buf());
             if checkpoint.is_some() {
-                self.write_checkpoint()?;
+                self.write_checkpoint(Instant::now())?;
             } else {
                 self.delivery.persist()?;
             }

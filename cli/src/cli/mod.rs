@@ -10,6 +10,8 @@ mod progress;
 mod report;
 mod signals;
 mod solve;
+
+pub use solve::fingerprint;
 mod view;
 
 use crate::door::BuildError;

@@ -93,7 +93,9 @@ fn default_threads() -> usize {
 /// declares them (each by its name, with its value as given or its
 /// default), and the contents of its input files. A checkpoint only
 /// resumes the run it came from.
-fn fingerprint(puzzle: &dyn Entry, args: &ArgMatches) -> Result<String, CliError> {
+/// The identity of a run's inputs, as checkpoints record it: the puzzle,
+/// its arguments and the contents of its input files, hashed.
+pub fn fingerprint(puzzle: &dyn Entry, args: &ArgMatches) -> Result<String, CliError> {
     use sha2::{Digest, Sha256};
     let mut h = Sha256::new();
     h.update(puzzle.name().as_bytes());

@@ -104,12 +104,14 @@ pub(super) fn run<P: Problem>(problem: &Arc<P>, config: &SimConfig) -> Result<Si
     let size = config.ranks;
     let costs = config.costs;
     let base = Instant::now();
-    let run_config = RunConfig::new(config.mode)
+    let mut run_config = RunConfig::new(config.mode)
         .threads(config.threads)
         .prefixes_per_worker(config.prefixes_per_worker)
         .started(base);
+    run_config.checkpoint = config.checkpoint.clone();
+    let resume = config.checkpoint.as_ref().and_then(|c| c.resume.as_ref());
     let mut sink = Discard;
-    let delivery = Delivery::new(&mut sink, config.mode, None);
+    let delivery = Delivery::new(&mut sink, config.mode, resume);
     let mut first = Outbox::new();
     let head = Head::start(p, &run_config, size, delivery, &mut first)?;
     let expansion = head.expansion().nodes * costs.node_ns;
@@ -121,6 +123,7 @@ pub(super) fn run<P: Problem>(problem: &Arc<P>, config: &SimConfig) -> Result<Si
                 config.mode.stop_after(),
                 config.threads,
                 costs,
+                config.checkpoint.is_some(),
             )));
             let report = RankReport {
                 rank: r,
@@ -202,6 +205,11 @@ pub(super) fn run<P: Problem>(problem: &Arc<P>, config: &SimConfig) -> Result<Si
                     return Err(SimError::RankDied {
                         rank,
                         at_s: t as f64 * 1e-9,
+                        checkpoint: config
+                            .checkpoint
+                            .as_ref()
+                            .map(|c| c.path.clone())
+                            .filter(|p| p.exists()),
                     });
                 }
             }

@@ -52,8 +52,12 @@ pub struct SimConfig {
     /// Costs inside a rank.
     pub costs: Costs,
     /// Kill this rank at this virtual time (seconds): the run ends as a
-    /// real one does when a rank dies.
+    /// real one does when a rank dies, with the last checkpoint kept.
     pub kill: Option<(usize, f64)>,
+    /// Checkpoints, as a real run writes them (`every` on the virtual
+    /// clock), and the checkpoint to resume: the file is the real one, so
+    /// `hysolve --resume` takes it, and a simulation resumes a real run's.
+    pub checkpoint: Option<std::sync::Arc<super::CheckpointPlan>>,
     /// The cores of the machine the run shares (`None`: one for every
     /// worker). With fewer, each worker and manager runs at its share of
     /// a core and the managers poll less often, as `manager.rs` does: to
@@ -76,6 +80,7 @@ impl SimConfig {
             costs: Costs::with_node_ns(node_ns),
             kill: None,
             cores: None,
+            checkpoint: None,
         }
     }
 }
@@ -165,12 +170,17 @@ pub enum SimError {
         at_s: f64,
     },
     /// A rank was killed: the run ends as a real one does.
-    #[error("rank {rank} died at {at_s:.6} s (virtual): the job ends here")]
+    #[error("rank {rank} died at {at_s:.6} s (virtual): the job ends here{}", match checkpoint {
+        Some(path) => format!("; resume from its last checkpoint, {}", path.display()),
+        None => String::new(),
+    })]
     RankDied {
         /// The rank killed.
         rank: usize,
         /// When.
         at_s: f64,
+        /// The checkpoint left (its last one written), when the run kept them.
+        checkpoint: Option<std::path::PathBuf>,
     },
 }
 
@@ -219,6 +229,7 @@ pub fn simulate<P: Problem>(problem: &Arc<P>, config: &SimConfig) -> Result<SimR
             ranks: 1,
             threads: 1,
             kill: None,
+            checkpoint: None,
             ..config.clone()
         };
         driver::run(problem, &single)?.predicted_s

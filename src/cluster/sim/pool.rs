@@ -16,10 +16,11 @@
 use super::model::Costs;
 use crate::cluster::rank::Workers;
 use crate::engine::{
-    Context, Mode, PoolEvent, Problem, SOLUTION_BATCH, Searcher, Split, Tally, Task, WorkerStats,
+    Context, Mode, PoolEvent, Prefix, Problem, SOLUTION_BATCH, Searcher, Split, Tally, Task,
+    UnitReport, WorkerStats, deeper,
 };
 use std::cell::RefCell;
-use std::collections::VecDeque;
+use std::collections::{HashMap, VecDeque};
 use std::rc::Rc;
 
 /// Virtual nanoseconds.
@@ -49,6 +50,48 @@ struct Worker<'p, P: Problem> {
     busy_ns: Ns,
 }
 
+/// Unit tracking (checkpoints), as `engine/pool/README.md` has it: each
+/// unit's tasks queued or walking here, and what they counted.
+#[derive(Default)]
+struct Units(HashMap<Prefix, UnitReport>, HashMap<Prefix, usize>);
+
+impl Units {
+    /// `n` more tasks of `unit` here (`received`: given by the manager).
+    fn open(&mut self, unit: &Prefix, n: usize, received: bool) {
+        let r = self.0.entry(unit.clone()).or_insert_with(|| UnitReport {
+            unit: unit.clone(),
+            depth: Some(0),
+            ..UnitReport::default()
+        });
+        if received {
+            r.received += n as u64;
+        }
+        *self.1.entry(unit.clone()).or_insert(0) += n;
+    }
+
+    /// A task of `unit` is done here; the unit's report when it was the
+    /// last one.
+    fn close(
+        &mut self,
+        unit: &Prefix,
+        nodes: u64,
+        solutions: u64,
+        depth: Option<u64>,
+    ) -> Option<UnitReport> {
+        let r = self.0.get_mut(unit)?;
+        r.nodes += nodes;
+        r.solutions += solutions;
+        r.depth = deeper(r.depth, depth);
+        let open = self.1.get_mut(unit)?;
+        *open -= 1;
+        if *open > 0 {
+            return None;
+        }
+        self.1.remove(unit);
+        self.0.remove(unit)
+    }
+}
+
 /// The pool's shared state: what the walks' context reads and writes.
 struct Shared<N> {
     injector: VecDeque<Task<N>>,
@@ -69,6 +112,24 @@ struct Shared<N> {
     events: Vec<(Ns, PoolEvent<N>)>,
     /// Work was added: parked workers must be woken.
     notify: bool,
+    /// With checkpoints: the units here.
+    units: Option<Units>,
+}
+
+impl<N> Shared<N> {
+    /// The unit of a task named `prefix`.
+    fn unit_of(&self, prefix: &Prefix) -> Prefix {
+        prefix.truncated(self.initial_depth)
+    }
+
+    /// Unit tracking: a task named `prefix` is done here at `at`.
+    fn close_task(&mut self, prefix: &Prefix, counted: (u64, u64), depth: Option<u64>, at: Ns) {
+        let unit = self.unit_of(prefix);
+        let Some(units) = &mut self.units else { return };
+        if let Some(report) = units.close(&unit, counted.0, counted.1, depth) {
+            self.events.push((at, PoolEvent::UnitDone(report)));
+        }
+    }
 }
 
 /// One worker's view of the pool during a step.
@@ -81,13 +142,15 @@ struct StepContext<'a, N> {
     at: Ns,
     /// Tasks split off during the step (charged by the simulator).
     split_tasks: u64,
+    /// Unit tracking: the unit of the task walked.
+    unit: Option<Prefix>,
 }
 
 impl<N> StepContext<'_, N> {
     fn flush(&mut self) {
         if !self.buffer.is_empty() {
             let texts = std::mem::take(&mut self.buffer);
-            let unit = None;
+            let unit = self.unit.clone();
             self.shared
                 .events
                 .push((self.at, PoolEvent::Solutions { unit, texts }));
@@ -128,6 +191,9 @@ impl<N> Context<N> for StepContext<'_, N> {
         }
         self.stats.local_donations += tasks.len() as u64;
         self.shared.pending += tasks.len();
+        if let (Some(units), Some(unit)) = (&mut self.shared.units, &self.unit) {
+            units.open(unit, tasks.len(), false);
+        }
         self.shared.deques[self.index].extend(tasks);
         self.shared.notify = true;
     }
@@ -166,6 +232,7 @@ impl<'p, P: Problem> VirtualPool<'p, P> {
         limit: Option<u64>,
         threads: usize,
         costs: Costs,
+        track_units: bool,
     ) -> Self {
         let threads = threads.max(1);
         VirtualPool {
@@ -195,6 +262,7 @@ impl<'p, P: Problem> VirtualPool<'p, P> {
                 encodes: P::ENCODES,
                 events: Vec::new(),
                 notify: false,
+                units: track_units.then(Units::default),
             },
             costs,
         }
@@ -297,6 +365,11 @@ impl<'p, P: Problem> VirtualPool<'p, P> {
     ) -> (bool, u64, u64) {
         let w = &mut self.workers[index];
         let before = w.searcher.counters().nodes;
+        let unit = self
+            .shared
+            .units
+            .is_some()
+            .then(|| self.shared.unit_of(&task.prefix));
         let mut ctx = StepContext {
             shared: &mut self.shared,
             index,
@@ -304,6 +377,7 @@ impl<'p, P: Problem> VirtualPool<'p, P> {
             buffer: Vec::new(),
             at: now,
             split_tasks: 0,
+            unit,
         };
         let more = if first {
             w.searcher.begin(task, &mut ctx)
@@ -331,9 +405,15 @@ impl<'p, P: Problem> VirtualPool<'p, P> {
         w.busy_ns += cost;
         w.stats.tasks += 1;
         let c = w.searcher.counters();
-        self.shared.live.nodes += c.nodes - w.reported.0;
-        self.shared.live.solutions += c.solutions - w.reported.1;
+        let counted = (c.nodes - w.reported.0, c.solutions - w.reported.1);
+        self.shared.live.nodes += counted.0;
+        self.shared.live.solutions += counted.1;
         w.reported = (c.nodes, c.solutions);
+        // A walk cut short by a stop is not finished: its unit stays open.
+        if !self.shared.stop {
+            let depth = w.searcher.task_depth();
+            self.shared.close_task(&task.prefix, counted, depth, end);
+        }
         w.last_task_end = end;
         if task.depth == self.shared.initial_depth {
             self.shared.live.initial_done += 1;
@@ -348,6 +428,11 @@ impl<'p, P: Problem> VirtualPool<'p, P> {
             Some(next) if !self.shared.stop => {
                 // Begun at the next step, like a resumed walk.
                 let w = &mut self.workers[index];
+                let unit = self
+                    .shared
+                    .units
+                    .is_some()
+                    .then(|| self.shared.unit_of(&next.prefix));
                 let mut ctx = StepContext {
                     shared: &mut self.shared,
                     index,
@@ -355,6 +440,7 @@ impl<'p, P: Problem> VirtualPool<'p, P> {
                     buffer: Vec::new(),
                     at: end,
                     split_tasks: 0,
+                    unit,
                 };
                 let more = w.searcher.begin(&next, &mut ctx);
                 ctx.flush();
@@ -460,6 +546,12 @@ impl<'p, P: Problem> Workers<P::Node> for Handle<'p, P> {
         }
         let mut pool = self.0.borrow_mut();
         pool.shared.pending += tasks.len();
+        let sh = &mut pool.shared;
+        if let Some(units) = &mut sh.units {
+            for task in &tasks {
+                units.open(&task.prefix.truncated(sh.initial_depth), 1, true);
+            }
+        }
         pool.shared.injector.extend(tasks);
         pool.shared.notify = true;
     }
@@ -487,6 +579,10 @@ impl<'p, P: Problem> Workers<P::Node> for Handle<'p, P> {
         if taken.is_empty() {
             sh.remote_wanted = true;
             return (taken, false);
+        }
+        // Queued tasks leave whole: their units count them as done here.
+        for task in &taken {
+            sh.close_task(&task.prefix, (0, 0), Some(0), 0);
         }
         sh.pending -= taken.len();
         (taken, sh.pending == 0)

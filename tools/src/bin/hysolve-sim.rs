@@ -5,9 +5,10 @@
 //! Takes every puzzle `hysolve` takes, with the same arguments.
 
 use clap::{Arg, ArgAction, ArgMatches, Command, value_parser};
-use hysolve::cluster::DEFAULT_PREFIXES_PER_WORKER;
 use hysolve::cluster::sim::{Costs, Network, SimConfig, SimReport};
+use hysolve::cluster::{Checkpoint, CheckpointPlan, DEFAULT_PREFIXES_PER_WORKER};
 use hysolve::engine::Mode;
+use hysolve_cli::cli::fingerprint;
 use hysolve_cli::doors::{PUZZLES, find};
 use std::process::ExitCode;
 use std::time::Duration;
@@ -124,6 +125,28 @@ fn command() -> Command {
                 .help("Cores the whole run shares (to compare with an oversubscribed real run) [default: one a worker]"),
         )
         .arg(
+            Arg::new("checkpoint")
+                .long("checkpoint")
+                .value_name("FILE")
+                .value_parser(value_parser!(std::path::PathBuf))
+                .help("Write checkpoints as a real run does (hysolve --resume takes them)"),
+        )
+        .arg(
+            Arg::new("checkpoint-every")
+                .long("checkpoint-every")
+                .value_name("SECONDS")
+                .value_parser(parse_positive)
+                .default_value("60")
+                .help("Virtual seconds between checkpoints"),
+        )
+        .arg(
+            Arg::new("resume")
+                .long("resume")
+                .value_name("FILE")
+                .value_parser(value_parser!(std::path::PathBuf))
+                .help("Resume a checkpoint (of a real run or a simulated one)"),
+        )
+        .arg(
             Arg::new("kill")
                 .long("kill")
                 .value_name("RANK@SECONDS")
@@ -208,6 +231,24 @@ fn simulate(m: &ArgMatches) -> Result<(), String> {
     config.cores = m.get_one::<u32>("cores").map(|&c| c as usize);
     if let Some(&n) = m.get_one::<u32>("prefixes-per-worker") {
         config.prefixes_per_worker = n as usize;
+    }
+    if let Some(path) = m
+        .get_one::<std::path::PathBuf>("checkpoint")
+        .or(m.get_one::<std::path::PathBuf>("resume"))
+    {
+        let fingerprint = fingerprint(puzzle, args).map_err(|e| e.to_string())?;
+        let identity =
+            Checkpoint::identity(job.name(), &job.instance(), &mode.to_string(), &fingerprint);
+        let resume = match m.get_one::<std::path::PathBuf>("resume") {
+            Some(file) => Some(Checkpoint::load(file, &identity).map_err(|e| e.to_string())?),
+            None => None,
+        };
+        config.checkpoint = Some(std::sync::Arc::new(CheckpointPlan {
+            path: path.clone(),
+            every: Duration::from_secs_f64(*m.get_one::<f64>("checkpoint-every").expect("default")),
+            identity,
+            resume,
+        }));
     }
     let calibrate = match node_ns {
         Some(_) => None,
