@@ -14,7 +14,8 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 const SIZE: (u32, u32) = (960, 640);
-const PALETTE: [RGBColor; 6] = [
+/// The workloads' colours, in order.
+pub const PALETTE: [RGBColor; 6] = [
     RGBColor(31, 119, 180),
     RGBColor(214, 39, 40),
     RGBColor(44, 160, 44),

@@ -146,7 +146,28 @@ struct StepContext<'a, N> {
     unit: Option<Prefix>,
 }
 
-impl<N> StepContext<'_, N> {
+impl<'a, N> StepContext<'a, N> {
+    /// Worker `index`'s view of the pool for a step at `at` on the task
+    /// named `prefix`.
+    fn new(
+        shared: &'a mut Shared<N>,
+        index: usize,
+        stats: &'a mut WorkerStats,
+        at: Ns,
+        prefix: &Prefix,
+    ) -> Self {
+        let unit = shared.units.is_some().then(|| shared.unit_of(prefix));
+        StepContext {
+            shared,
+            index,
+            stats,
+            buffer: Vec::new(),
+            at,
+            split_tasks: 0,
+            unit,
+        }
+    }
+
     fn flush(&mut self) {
         if !self.buffer.is_empty() {
             let texts = std::mem::take(&mut self.buffer);
@@ -365,20 +386,7 @@ impl<'p, P: Problem> VirtualPool<'p, P> {
     ) -> (bool, u64, u64) {
         let w = &mut self.workers[index];
         let before = w.searcher.counters().nodes;
-        let unit = self
-            .shared
-            .units
-            .is_some()
-            .then(|| self.shared.unit_of(&task.prefix));
-        let mut ctx = StepContext {
-            shared: &mut self.shared,
-            index,
-            stats: &mut w.stats,
-            buffer: Vec::new(),
-            at: now,
-            split_tasks: 0,
-            unit,
-        };
+        let mut ctx = StepContext::new(&mut self.shared, index, &mut w.stats, now, &task.prefix);
         let more = if first {
             w.searcher.begin(task, &mut ctx)
         } else {
@@ -428,20 +436,8 @@ impl<'p, P: Problem> VirtualPool<'p, P> {
             Some(next) if !self.shared.stop => {
                 // Begun at the next step, like a resumed walk.
                 let w = &mut self.workers[index];
-                let unit = self
-                    .shared
-                    .units
-                    .is_some()
-                    .then(|| self.shared.unit_of(&next.prefix));
-                let mut ctx = StepContext {
-                    shared: &mut self.shared,
-                    index,
-                    stats: &mut w.stats,
-                    buffer: Vec::new(),
-                    at: end,
-                    split_tasks: 0,
-                    unit,
-                };
+                let mut ctx =
+                    StepContext::new(&mut self.shared, index, &mut w.stats, end, &next.prefix);
                 let more = w.searcher.begin(&next, &mut ctx);
                 ctx.flush();
                 let extra = w.searcher.counters().nodes - c.nodes;

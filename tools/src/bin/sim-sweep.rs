@@ -6,6 +6,7 @@
 //! the efficiency against workers.
 
 use clap::Parser;
+use hysolve_tools::plot::PALETTE;
 use hysolve_tools::{commit, machine, open_csv, run_json};
 use plotters::coord::combinators::IntoLogRange;
 use plotters::prelude::*;
@@ -158,15 +159,6 @@ fn sweep(opts: &Opts) -> Result<(), String> {
     }
     plot(&rows, &opts.plot, &commit, &machine)
 }
-
-const PALETTE: [RGBColor; 6] = [
-    RGBColor(31, 119, 180),
-    RGBColor(214, 39, 40),
-    RGBColor(44, 160, 44),
-    RGBColor(148, 103, 189),
-    RGBColor(255, 127, 14),
-    RGBColor(23, 190, 207),
-];
 
 /// Efficiency against workers (log2), a colour per workload, solid lines
 /// for ranks of 16 threads, dashed-looking thin ones for ranks of 1.
