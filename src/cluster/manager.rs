@@ -69,8 +69,8 @@ fn poll_max(rank: usize, threads: usize, local_ranks: usize, cpus: usize) -> Dur
 /// manager polls at the shortest pause: the work it waits for is seen
 /// within 20 µs, not a millisecond (the about 30 % of a core this costs is
 /// the parked workers' own). Simulated (`hysolve-sim`), this took UTS T3L
-/// on 16 ranks of one thread from efficiency 0.785 to 0.811, and on 64
-/// from 0.342 to 0.394. Oversubscribed, the idle rank's core is someone
+/// on 16 ranks of one thread from efficiency 0.785 to 0.816, and on 64
+/// from 0.342 to 0.376. Oversubscribed, the idle rank's core is someone
 /// else's: it keeps [`poll_max`].
 fn idle_poll_max(rank: usize, threads: usize, local_ranks: usize, cpus: usize) -> Duration {
     if local_ranks * threads <= cpus.max(1) {

@@ -10,8 +10,7 @@
 //! Rank 0 also runs the head's duties at every poll.
 
 use super::clock::{Clock, idle_poll_max, next_poll, poll_max};
-use super::model::Costs;
-use super::model::Wires;
+use super::model::{Costs, Wires};
 use super::pool::{Handle, Ns, VirtualPool};
 use super::{IdleShares, SimConfig, SimError, SimReport};
 use crate::cluster::RunConfig;
@@ -81,8 +80,8 @@ struct Sim<'p, 'h, P: Problem> {
     config: &'h SimConfig,
     /// The costs inside a rank.
     costs: Costs,
-    /// Workers walking a task, over all ranks (with `cores`: how many
-    /// share them).
+    /// Workers walking a task, over all ranks (counted with `cores` only:
+    /// how many share them).
     walking: usize,
     base: Instant,
     head: Head<'h>,
@@ -169,14 +168,14 @@ pub(super) fn run<P: Problem>(problem: &Arc<P>, config: &SimConfig) -> Result<Si
     // for work at once.
     sim.ranks[0].busy_until = expansion;
     sim.ranks[0].cpu = expansion;
-    sim.route(0, first, &mut { expansion })?;
+    sim.route(0, first, &mut { expansion });
     for r in 0..size {
         let mut asks = ToMaster::new();
         let now = if r == 0 { expansion } else { 0 };
         let i = sim.instant(now);
         sim.ranks[r].state.start(i, &mut asks);
         let mut t = now;
-        sim.send_to_master(r, asks, &mut t)?;
+        sim.send_to_master(r, asks, &mut t);
         sim.ranks[r].busy_until = sim.ranks[r].busy_until.max(t);
         sim.ranks[r].active = t;
     }
@@ -257,12 +256,14 @@ impl<'p, 'h, P: Problem> Sim<'p, 'h, P> {
     fn step(&mut self, rank: usize, worker: usize, t: Ns) {
         let r = &mut self.ranks[rank];
         let mut pool = r.pool.borrow_mut();
-        let before = pool.walking();
-        let stepped = pool.step(worker, t);
-        self.walking = self.walking + pool.walking() - before;
-        if let Some(next) = stepped.next {
-            let mut next = next;
-            if let Some(cores) = self.config.cores {
+        let cores = self.config.cores;
+        let before = if cores.is_some() { pool.walking() } else { 0 };
+        let next = pool.step(worker, t);
+        if cores.is_some() {
+            self.walking = self.walking + pool.walking() - before;
+        }
+        if let Some(mut next) = next {
+            if let Some(cores) = cores {
                 // Fewer cores than walking workers: the kernel gives each
                 // a time slice at full speed, then runs the others' slices
                 // (a request is seen only in the worker's own slice).
@@ -337,12 +338,12 @@ impl<'p, 'h, P: Problem> Sim<'p, 'h, P> {
             let mut out = Outbox::new();
             let i = self.instant(now);
             self.head.duties(i, &mut out)?;
-            self.route(0, out, &mut now)?;
+            self.route(0, out, &mut now);
         }
         let mut progress = ToMaster::new();
         let i = self.instant(now);
         self.ranks[rank].state.tick(i, &mut progress);
-        self.send_to_master(rank, progress, &mut now)?;
+        self.send_to_master(rank, progress, &mut now);
         let r = &mut self.ranks[rank];
         r.cpu += now - t;
         r.busy_until = now;
@@ -418,10 +419,11 @@ impl<'p, 'h, P: Problem> Sim<'p, 'h, P> {
                 let mut out = Outbox::new();
                 let i = self.instant(*now);
                 self.head.handle(from, msg, i, &mut out)?;
-                self.route(0, out, now)?;
+                self.route(0, out, now);
             }
         }
-        self.send_to_master(rank, to_master, now)
+        self.send_to_master(rank, to_master, now);
+        Ok(())
     }
 
     /// An event of `rank`'s pool.
@@ -440,35 +442,30 @@ impl<'p, 'h, P: Problem> Sim<'p, 'h, P> {
             *now += self.costs.master_ns;
             let mut out = Outbox::new();
             self.head.accept_solutions(0, unit, texts, &mut out)?;
-            return self.route(0, out, now);
+            self.route(0, out, now);
+            return Ok(());
         }
         let mut to_master = ToMaster::new();
         let i = self.instant(*now);
         self.ranks[rank].state.on_event(event, i, &mut to_master);
-        self.send_to_master(rank, to_master, now)
-    }
-
-    fn send_to_master(
-        &mut self,
-        rank: usize,
-        msgs: ToMaster,
-        now: &mut Ns,
-    ) -> Result<(), SimError> {
-        for msg in msgs {
-            self.send(rank, 0, msg, now);
-        }
+        self.send_to_master(rank, to_master, now);
         Ok(())
     }
 
+    fn send_to_master(&mut self, rank: usize, msgs: ToMaster, now: &mut Ns) {
+        for msg in msgs {
+            self.send(rank, 0, msg, now);
+        }
+    }
+
     /// The master's messages, from rank 0.
-    fn route(&mut self, from: usize, out: Outbox, now: &mut Ns) -> Result<(), SimError> {
+    fn route(&mut self, from: usize, out: Outbox, now: &mut Ns) {
         for (to, msg) in out {
             if matches!(msg, Message::Terminate) && self.answered.is_none() {
                 self.answered = Some(*now);
             }
             self.send(from, to, msg, now);
         }
-        Ok(())
     }
 
     /// Sends `msg`: to the own inbox, or over the wire at the sender's cost.
@@ -491,7 +488,7 @@ impl<'p, 'h, P: Problem> Sim<'p, 'h, P> {
     fn report(self) -> Result<SimReport, SimError> {
         let config = self.config;
         let answered = self.answered.unwrap_or(self.ranks[0].busy_until).max(1);
-        let mut idle = [0u64; 4];
+        let mut idle = [0u64; 3];
         for r in &self.ranks {
             let split = r.pool.borrow().idle_split(answered);
             for (a, b) in idle.iter_mut().zip(split) {

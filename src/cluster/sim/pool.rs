@@ -51,22 +51,25 @@ struct Worker<'p, P: Problem> {
 }
 
 /// Unit tracking (checkpoints), as `engine/pool/README.md` has it: each
-/// unit's tasks queued or walking here, and what they counted.
+/// unit's report so far, and its tasks queued or walking here.
 #[derive(Default)]
-struct Units(HashMap<Prefix, UnitReport>, HashMap<Prefix, usize>);
+struct Units(HashMap<Prefix, (UnitReport, usize)>);
 
 impl Units {
     /// `n` more tasks of `unit` here (`received`: given by the manager).
     fn open(&mut self, unit: &Prefix, n: usize, received: bool) {
-        let r = self.0.entry(unit.clone()).or_insert_with(|| UnitReport {
-            unit: unit.clone(),
-            depth: Some(0),
-            ..UnitReport::default()
+        let (r, open) = self.0.entry(unit.clone()).or_insert_with(|| {
+            let report = UnitReport {
+                unit: unit.clone(),
+                depth: Some(0),
+                ..UnitReport::default()
+            };
+            (report, 0)
         });
         if received {
             r.received += n as u64;
         }
-        *self.1.entry(unit.clone()).or_insert(0) += n;
+        *open += n;
     }
 
     /// A task of `unit` is done here; the unit's report when it was the
@@ -78,17 +81,15 @@ impl Units {
         solutions: u64,
         depth: Option<u64>,
     ) -> Option<UnitReport> {
-        let r = self.0.get_mut(unit)?;
+        let (r, open) = self.0.get_mut(unit)?;
         r.nodes += nodes;
         r.solutions += solutions;
         r.depth = deeper(r.depth, depth);
-        let open = self.1.get_mut(unit)?;
         *open -= 1;
         if *open > 0 {
             return None;
         }
-        self.1.remove(unit);
-        self.0.remove(unit)
+        self.0.remove(unit).map(|(r, _)| r)
     }
 }
 
@@ -239,13 +240,6 @@ pub(super) struct VirtualPool<'p, P: Problem> {
     costs: Costs,
 }
 
-/// What a step did: when the worker's next step is due (`None`: it
-/// parked), and the nodes it walked.
-pub(super) struct Stepped {
-    pub(super) next: Option<Ns>,
-    pub(super) nodes: u64,
-}
-
 impl<'p, P: Problem> VirtualPool<'p, P> {
     pub(super) fn new(
         problem: &'p P,
@@ -324,66 +318,49 @@ impl<'p, P: Problem> VirtualPool<'p, P> {
         woken
     }
 
-    /// Runs worker `index` from `now` for at most a quantum.
-    pub(super) fn step(&mut self, index: usize, now: Ns) -> Stepped {
+    /// Runs worker `index` from `now` for at most a quantum. Returns when
+    /// its next step is due (`None`: it parked).
+    pub(super) fn step(&mut self, index: usize, now: Ns) -> Option<Ns> {
         if self.shared.stop {
-            self.park(index, now);
-            return Stepped {
-                next: None,
-                nodes: 0,
-            };
+            self.park(index);
+            return None;
         }
         let mut cost: Ns = 0;
-        let mut walked = 0;
         let state = std::mem::replace(&mut self.workers[index].state, State::Parked);
         let task = match state {
             State::Walking(task) => task,
             State::Parked | State::Waking => {
                 let Some((task, stolen)) = self.find_task(index) else {
-                    self.park(index, now);
-                    return Stepped {
-                        next: None,
-                        nodes: 0,
-                    };
+                    self.park(index);
+                    return None;
                 };
                 cost += self.costs.steal_ns * (1 + u64::from(stolen));
                 let w = &mut self.workers[index];
                 self.shared.idle -= 1;
                 w.stats.idle_s += (now - w.idle_since) as f64 * 1e-9;
                 w.first_task.get_or_insert(now);
-                let (more, nodes, splits) = self.walk(index, &task, now, true);
-                walked += nodes;
-                cost += nodes * self.costs.node_ns + splits * self.costs.split_ns;
+                let (more, walked) = self.walk(index, &task, now, true);
+                cost += walked;
                 if !more {
-                    return self.finish(index, task, now, cost, walked);
+                    return self.finish(index, task, now, cost);
                 }
                 task
             }
         };
-        let (more, nodes, splits) = self.walk(index, &task, now, false);
-        walked += nodes;
-        cost += (nodes * self.costs.node_ns + splits * self.costs.split_ns).max(1);
+        let (more, walked) = self.walk(index, &task, now, false);
+        cost += walked.max(1);
         if more {
             self.workers[index].busy_ns += cost;
             self.workers[index].state = State::Walking(task);
-            return Stepped {
-                next: Some(now + cost),
-                nodes: walked,
-            };
+            return Some(now + cost);
         }
-        self.finish(index, task, now, cost, walked)
+        self.finish(index, task, now, cost)
     }
 
     /// Begins (`first`) or resumes the walk of `task` for a quantum.
-    /// Returns whether the walk goes on, the nodes walked and the tasks
-    /// split off.
-    fn walk(
-        &mut self,
-        index: usize,
-        task: &Task<P::Node>,
-        now: Ns,
-        first: bool,
-    ) -> (bool, u64, u64) {
+    /// Returns whether the walk goes on, and what the nodes walked and the
+    /// tasks split off cost.
+    fn walk(&mut self, index: usize, task: &Task<P::Node>, now: Ns, first: bool) -> (bool, Ns) {
         let w = &mut self.workers[index];
         let before = w.searcher.counters().nodes;
         let mut ctx = StepContext::new(&mut self.shared, index, &mut w.stats, now, &task.prefix);
@@ -393,21 +370,15 @@ impl<'p, P: Problem> VirtualPool<'p, P> {
             !w.searcher.resume(task, &mut ctx, self.costs.quantum_nodes)
         };
         ctx.flush();
-        let splits = ctx.split_tasks;
-        (more, w.searcher.counters().nodes - before, splits)
+        let nodes = w.searcher.counters().nodes - before;
+        let cost = nodes * self.costs.node_ns + ctx.split_tasks * self.costs.split_ns;
+        (more, cost)
     }
 
     /// Worker `index` finished `task` in a step begun at `now` that cost
     /// `cost`: the pool's accounts, then its own deque's next task, or a
     /// look for work at the step's end.
-    fn finish(
-        &mut self,
-        index: usize,
-        task: Task<P::Node>,
-        now: Ns,
-        cost: Ns,
-        nodes: u64,
-    ) -> Stepped {
+    fn finish(&mut self, index: usize, task: Task<P::Node>, now: Ns, cost: Ns) -> Option<Ns> {
         let end = now + cost.max(1);
         let w = &mut self.workers[index];
         w.busy_ns += cost;
@@ -434,34 +405,21 @@ impl<'p, P: Problem> VirtualPool<'p, P> {
         // first, as the real worker does without going idle).
         match self.shared.deques[index].pop_back() {
             Some(next) if !self.shared.stop => {
-                // Begun at the next step, like a resumed walk.
-                let w = &mut self.workers[index];
-                let mut ctx =
-                    StepContext::new(&mut self.shared, index, &mut w.stats, end, &next.prefix);
-                let more = w.searcher.begin(&next, &mut ctx);
-                ctx.flush();
-                let extra = w.searcher.counters().nodes - c.nodes;
-                let extra_cost = extra * self.costs.node_ns + ctx.split_tasks * self.costs.split_ns;
-                w.busy_ns += extra_cost;
-                if more {
-                    w.state = State::Walking(next);
-                    Stepped {
-                        next: Some(end + extra_cost.max(1)),
-                        nodes: nodes + extra,
-                    }
-                } else {
+                // Begun now; walked on at the next step.
+                let (more, cost) = self.walk(index, &next, end, true);
+                if !more {
                     // A leaf: finished at once.
-                    let s = self.finish(index, next, end, extra_cost, 0);
-                    Stepped {
-                        next: s.next,
-                        nodes: nodes + extra + s.nodes,
-                    }
+                    return self.finish(index, next, end, cost);
                 }
+                let w = &mut self.workers[index];
+                w.busy_ns += cost;
+                w.state = State::Walking(next);
+                Some(end + cost.max(1))
             }
             Some(next) => {
                 self.shared.deques[index].push_back(next);
-                self.park(index, end);
-                Stepped { next: None, nodes }
+                self.park(index);
+                None
             }
             None => {
                 // Goes idle and looks for work at `end`.
@@ -469,16 +427,13 @@ impl<'p, P: Problem> VirtualPool<'p, P> {
                 let w = &mut self.workers[index];
                 w.idle_since = end;
                 w.state = State::Waking;
-                Stepped {
-                    next: Some(end),
-                    nodes,
-                }
+                Some(end)
             }
         }
     }
 
     /// Worker `index` finds nothing to do: it parks (it was already idle).
-    fn park(&mut self, index: usize, _now: Ns) {
+    fn park(&mut self, index: usize) {
         self.workers[index].state = State::Parked;
     }
 
@@ -511,9 +466,9 @@ impl<'p, P: Problem> VirtualPool<'p, P> {
 
     /// Idle time split into before each worker's first task, between its
     /// first and last, and after its last until `end` (nanoseconds summed
-    /// over workers), and busy time.
-    pub(super) fn idle_split(&self, end: Ns) -> [Ns; 4] {
-        let mut split = [0; 4];
+    /// over workers).
+    pub(super) fn idle_split(&self, end: Ns) -> [Ns; 3] {
+        let mut split = [0; 3];
         for w in &self.workers {
             let Some(first) = w.first_task else {
                 split[0] += end;
@@ -525,7 +480,6 @@ impl<'p, P: Problem> VirtualPool<'p, P> {
             split[0] += first;
             split[1] += (last - first) - busy;
             split[2] += end - last;
-            split[3] += busy;
         }
         split
     }
