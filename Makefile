@@ -162,7 +162,10 @@ target/bench-c/%: tools/c/%.c
 	@mkdir -p target/bench-c
 	$(CC) $(PEER_CFLAGS) -o $@ $<
 
-bench: build bench-ranks target/bench-c/queens target/bench-c/dlx target/bench-c/pack target/bench-c/pack3
+bench: build bench-ranks target/bench-c/queens target/bench-c/dlx target/bench-c/pack target/bench-c/pack3 target/bench-c/langford
+	$(CARGO) build --release -p hysolve --example custom_problem
+	$(BENCH) --reps 5 --configs 1x1 --out bench-results/custom-peer.csv \
+	  --bin target/release/examples/custom_problem,target/bench-c/langford --problem "{}" --values 12
 	$(BENCH) --reps 3 --configs 1x1 --out bench-results/pack-peer.csv \
 	  --bin target/release/hysolve,target/bench-c/pack --problem "pack --pieces {}" \
 	  --values "pentominoes --board 10x6","iqfit --board 11x5"

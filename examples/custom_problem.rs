@@ -5,14 +5,20 @@
 //! (`4 1 3 1 2 4 3 2` for n = 4). They exist when n is 0 or 3 mod 4, and
 //! there are 26 of order 7 up to reversal, 150 of order 8 (OEIS A014552).
 //!
-//! The whole problem is the `Problem` impl below: a node is a partial row,
-//! its children the ways to cover the first free place. hysolve adds the
-//! threads, the work stealing, the MPI ranks and the modes.
+//! The whole problem is the `Problem` impl below, in place: each worker
+//! owns a `Row` that moves down the tree as a number is placed
+//! ([`Problem::apply`]) and back up as it is taken away
+//! ([`Problem::undo`]). Nothing is cloned between nodes, so the search
+//! runs at the speed of a plain recursion (`tools/c/langford.c`, side by
+//! side in `make bench`). hysolve adds the threads, the work stealing, the
+//! MPI ranks and the modes. (A problem that prefers values to a state
+//! implements `hysolve::engine::Tree` instead: a node and its children.)
 //!
 //! ```text
 //! cargo run --release --example custom_problem                 # order 7: 52 (both ways)
 //! cargo run --release --example custom_problem -- 8 --distinct # 150
 //! cargo run --release --example custom_problem -- 4 --all      # lists both pairings
+//! cargo run --release --example custom_problem -- 12 --json    # the summary as JSON
 //! cargo build --release -p hysolve --example custom_problem --features mpi
 //! mpirun -np 2 target/release/examples/custom_problem 11 --distinct --threads 1
 //! ```
@@ -27,17 +33,26 @@ struct Langford {
 }
 
 /// A partial row: which places are taken, which numbers are placed, and
-/// the number in each place (0: free). Small and `Copy`: it is cloned
-/// whenever work is split.
+/// the number in each place. A worker's state, and, copied, what a task
+/// carries when work is split.
 #[derive(Clone, Copy)]
 struct Row {
     taken: u32,
-    placed: u16,
+    placed: u32,
     at: [u8; 32],
+}
+
+/// A move: number `k` into the first free place `p` and into `p + k + 1`.
+#[derive(Clone, Copy)]
+struct Place {
+    p: u8,
+    k: u8,
 }
 
 impl Problem for Langford {
     type Node = Row;
+    type State = Row;
+    type Move = Place;
 
     fn name(&self) -> &'static str {
         "langford"
@@ -56,31 +71,61 @@ impl Problem for Langford {
         }
     }
 
-    /// Every number k not yet placed whose two places, the first free place
-    /// p and p + k + 1, are both free. Always in the same order (k rising),
-    /// as the engine requires.
-    fn children(&self, row: &Row, out: &mut Vec<Row>) {
-        let places = 2 * self.n;
-        let p = row.taken.trailing_ones() as usize;
-        for k in 1..=self.n {
-            let q = p + k + 1;
-            if row.placed & (1 << k) != 0 || q >= places || row.taken & (1 << q) != 0 {
+    /// Every worker's state starts as a copy of a node (any mode).
+    fn state(&self, _: Mode) -> Row {
+        self.root()
+    }
+
+    fn load(&self, row: &mut Row, node: &Row) {
+        *row = *node;
+    }
+
+    fn save(&self, row: &Row) -> Row {
+        *row
+    }
+
+    /// Every number k not yet placed whose two places, the first free
+    /// place p and p + k + 1, are both free. Always in the same order (k
+    /// rising), as the engine requires.
+    #[inline]
+    fn moves(&self, row: &mut Row, out: &mut Vec<Place>) {
+        let (n, taken, placed) = (self.n, row.taken, row.placed);
+        let p = taken.trailing_ones() as usize;
+        // k's second place, p + k + 1, must lie in the row.
+        let last = n.min((2 * n).saturating_sub(p + 2));
+        for k in 1..last + 1 {
+            if placed & (1 << k) != 0 || taken & (1 << (p + k + 1)) != 0 {
                 continue;
             }
             // Mirror images: the reversal moves 1's first place p to
             // 2n - 3 - p, never to p itself; keep the smaller of the two.
-            if self.distinct && k == 1 && p + 2 > self.n {
+            if self.distinct && k == 1 && p + 2 > n {
                 continue;
             }
-            let mut child = *row;
-            child.taken |= 1 << p | 1 << q;
-            child.placed |= 1 << k;
-            child.at[p] = k as u8;
-            child.at[q] = k as u8;
-            out.push(child);
+            out.push(Place {
+                p: p as u8,
+                k: k as u8,
+            });
         }
     }
 
+    #[inline]
+    fn apply(&self, row: &mut Row, &Place { p, k }: &Place) {
+        let q = p + k + 1;
+        row.taken |= 1 << p | 1 << q;
+        row.placed |= 1 << k;
+        row.at[p as usize] = k;
+        row.at[q as usize] = k;
+    }
+
+    /// Frees the two places again (`at` is read only where `taken` says).
+    #[inline]
+    fn undo(&self, row: &mut Row, &Place { p, k }: &Place) {
+        row.taken &= !(1 << p | 1 << (p + k + 1));
+        row.placed &= !(1 << k);
+    }
+
+    #[inline]
     fn solution_weight(&self, row: &Row) -> u64 {
         u64::from(row.taken.count_ones() as usize == 2 * self.n)
     }
@@ -93,12 +138,14 @@ impl Problem for Langford {
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut n = 7;
-    let (mut distinct, mut mode, mut threads) = (false, Mode::Count, None);
+    let (mut distinct, mut mode, mut threads, mut json) = (false, Mode::Count, None, false);
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
         match arg.as_str() {
             "--distinct" => distinct = true,
             "--all" => mode = Mode::All,
+            "--json" => json = true,
+            "--quiet" => {}
             "--threads" => threads = Some(args.next().ok_or("--threads needs a number")?.parse()?),
             _ => {
                 n = arg
@@ -121,6 +168,14 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     };
     // Every rank searches; rank 0 alone gets the outcome.
     if let Some(outcome) = run(problem, &config, solutions)? {
+        if json {
+            // The fields `hysolve --json` has, for `make bench`.
+            println!(
+                "{{\"solutions\":{},\"nodes\":{},\"wall_s\":{},\"ranks\":{},\"threads\":{}}}",
+                outcome.solutions, outcome.nodes, outcome.wall_s, outcome.ranks, outcome.threads
+            );
+            return Ok(());
+        }
         let up_to = if distinct { " up to reversal" } else { "" };
         println!(
             "L(2,{n}) = {}{up_to} ({} ranks x {} threads, {} nodes, {:.3} s)",

@@ -1,9 +1,13 @@
 //! hysolve: a hybrid MPI + threads solver for exhaustive combinatorial search.
 //!
 //! Put your own search in as a [`Problem`] (a tree of partial solutions
-//! with a fixed child order) and [`run`] it: you get worker threads with
-//! work stealing, MPI ranks when started by `mpirun` (the `mpi` feature,
-//! on by default), checkpoints, and the modes count, all, first and unique.
+//! with a fixed order of moves, walked in place: each worker owns a state
+//! that the engine moves down by applying a move and back up by undoing
+//! it) and [`run`] it: you get worker threads with work stealing, MPI
+//! ranks when started by `mpirun` (the `mpi` feature, on by default),
+//! checkpoints, and the modes count, all, first and unique. A search that
+//! prefers values (a node and its children) implements
+//! [`engine::Tree`] instead. `src/engine/README.md` explains both.
 //!
 //! ```
 //! use hysolve::{Mode, Problem, RunConfig, Solutions, run};
@@ -13,22 +17,33 @@
 //! /// (Fibonacci many).
 //! struct NoAdjacentOnes { n: usize }
 //!
+//! /// A string so far: its length and its bits.
+//! #[derive(Clone, Copy)]
+//! struct Bits { len: usize, bits: u64 }
+//!
 //! impl Problem for NoAdjacentOnes {
-//!     type Node = (usize, u64); // length so far, bits
+//!     type Node = Bits;   // what a task carries when work is split
+//!     type State = Bits;  // what each worker moves in place
+//!     type Move = u64;    // the next bit
 //!     fn name(&self) -> &'static str { "no-adjacent-ones" }
 //!     fn instance(&self) -> String { self.n.to_string() }
-//!     fn root(&self) -> (usize, u64) { (0, 0) }
-//!     fn children(&self, &(len, bits): &(usize, u64), out: &mut Vec<(usize, u64)>) {
-//!         if len < self.n {
-//!             out.push((len + 1, bits << 1));
-//!             if bits & 1 == 0 {
-//!                 out.push((len + 1, bits << 1 | 1));
+//!     fn root(&self) -> Bits { Bits { len: 0, bits: 0 } }
+//!     fn state(&self, _: Mode) -> Bits { self.root() }
+//!     fn load(&self, s: &mut Bits, node: &Bits) { *s = *node }
+//!     fn save(&self, s: &Bits) -> Bits { *s }
+//!     fn moves(&self, s: &mut Bits, out: &mut Vec<u64>) {
+//!         if s.len < self.n {
+//!             out.push(0);
+//!             if s.bits & 1 == 0 {
+//!                 out.push(1);
 //!             }
 //!         }
 //!     }
-//!     fn solution_weight(&self, node: &(usize, u64)) -> u64 { u64::from(node.0 == self.n) }
-//!     fn render(&self, &(len, bits): &(usize, u64), out: &mut String) {
-//!         out.push_str(&format!("{bits:0len$b}"));
+//!     fn apply(&self, s: &mut Bits, &bit: &u64) { s.bits = s.bits << 1 | bit; s.len += 1 }
+//!     fn undo(&self, s: &mut Bits, _: &u64) { s.bits >>= 1; s.len -= 1 }
+//!     fn solution_weight(&self, s: &Bits) -> u64 { u64::from(s.len == self.n) }
+//!     fn render(&self, s: &Bits, out: &mut String) {
+//!         out.push_str(&format!("{:0len$b}", s.bits, len = s.len));
 //!     }
 //! }
 //!

@@ -307,3 +307,177 @@ fn interrupted_runs_resume_exactly_in_other_configurations() {
     }
     assert!(interrupted >= 4, "only {interrupted} interruptions");
 }
+
+/// Langford pairings of order `n`, written twice: in place (a row that
+/// moves, `ENCODES` as `E` says) and as a tree of cloned rows.
+mod langford {
+    use hysolve::engine::{Mode, Problem, Tree};
+
+    #[derive(Clone, Copy, Debug)]
+    pub struct Row {
+        taken: u32,
+        placed: u32,
+        at: [u8; 24],
+    }
+
+    const EMPTY: Row = Row {
+        taken: 0,
+        placed: 0,
+        at: [0; 24],
+    };
+
+    fn fits(n: usize, row: &Row) -> impl Iterator<Item = (u8, u8)> + '_ {
+        let p = row.taken.trailing_ones() as usize;
+        (1..=n)
+            .filter(move |&k| {
+                let q = p + k + 1;
+                row.placed & (1 << k) == 0 && q < 2 * n && row.taken & (1 << q) == 0
+            })
+            .map(move |k| (p as u8, k as u8))
+    }
+
+    fn place(row: &mut Row, (p, k): (u8, u8)) {
+        let q = p + k + 1;
+        row.taken |= 1 << p | 1 << q;
+        row.placed |= 1 << k;
+        row.at[p as usize] = k;
+        row.at[q as usize] = k;
+    }
+
+    fn render(n: usize, row: &Row, out: &mut String) {
+        let words: Vec<String> = row.at[..2 * n].iter().map(u8::to_string).collect();
+        out.push_str(&words.join(" "));
+    }
+
+    pub struct InPlace<const E: bool>(pub usize);
+    pub struct Cloned(pub usize);
+
+    impl<const E: bool> Problem for InPlace<E> {
+        type Node = Row;
+        type State = Row;
+        type Move = (u8, u8);
+        const ENCODES: bool = E;
+        fn encode(&self, row: &Row, out: &mut Vec<u8>) {
+            out.extend_from_slice(&row.taken.to_le_bytes());
+            out.extend_from_slice(&row.placed.to_le_bytes());
+            out.extend_from_slice(&row.at);
+        }
+        fn decode(&self, bytes: &[u8]) -> Option<Row> {
+            (bytes.len() == 32).then(|| Row {
+                taken: u32::from_le_bytes(bytes[..4].try_into().unwrap()),
+                placed: u32::from_le_bytes(bytes[4..8].try_into().unwrap()),
+                at: bytes[8..].try_into().unwrap(),
+            })
+        }
+        fn name(&self) -> &'static str {
+            "langford"
+        }
+        fn instance(&self) -> String {
+            self.0.to_string()
+        }
+        fn root(&self) -> Row {
+            EMPTY
+        }
+        fn state(&self, _: Mode) -> Row {
+            // Anything: the engine loads a node first.
+            Row {
+                taken: u32::MAX,
+                ..EMPTY
+            }
+        }
+        fn load(&self, row: &mut Row, node: &Row) {
+            *row = *node;
+        }
+        fn save(&self, row: &Row) -> Row {
+            *row
+        }
+        fn moves(&self, row: &mut Row, out: &mut Vec<(u8, u8)>) {
+            out.extend(fits(self.0, row));
+        }
+        fn apply(&self, row: &mut Row, &m: &(u8, u8)) {
+            place(row, m);
+        }
+        fn undo(&self, row: &mut Row, &(p, k): &(u8, u8)) {
+            row.taken &= !(1 << p | 1 << (p + k + 1));
+            row.placed &= !(1 << k);
+            // A state left exactly as before, `at` too: a split builds
+            // the siblings' nodes from it.
+            row.at[p as usize] = 0;
+            row.at[(p + k + 1) as usize] = 0;
+        }
+        fn solution_weight(&self, row: &Row) -> u64 {
+            u64::from(row.taken.count_ones() as usize == 2 * self.0)
+        }
+        fn render(&self, row: &Row, out: &mut String) {
+            render(self.0, row, out)
+        }
+    }
+
+    impl Tree for Cloned {
+        type Node = Row;
+        fn name(&self) -> &'static str {
+            "langford"
+        }
+        fn instance(&self) -> String {
+            self.0.to_string()
+        }
+        fn root(&self) -> Row {
+            EMPTY
+        }
+        fn children(&self, row: &Row, out: &mut Vec<Row>) {
+            out.extend(fits(self.0, row).map(|m| {
+                let mut child = *row;
+                place(&mut child, m);
+                child
+            }));
+        }
+        fn solution_weight(&self, row: &Row) -> u64 {
+            u64::from(row.taken.count_ones() as usize == 2 * self.0)
+        }
+        fn render(&self, row: &Row, out: &mut String) {
+            render(self.0, row, out)
+        }
+    }
+}
+
+/// One tree, walked in place (its nodes encoded or replayed from the root
+/// on other ranks) or cloned: the same nodes and the same solutions in
+/// every configuration, with one initial prefix a worker so that most of
+/// the tree moves by splits of walks in progress.
+#[test]
+fn in_place_and_cloned_walks_visit_the_same_tree_everywhere() {
+    use langford::{Cloned, InPlace};
+    let n = 8;
+    let (reference, _) = sequential(&Cloned(n), Mode::Count);
+    assert_eq!(reference.solutions, 300); // OEIS A014552: 150, both ways
+    let listed = |sink: &[u8]| {
+        let mut rows: Vec<String> = String::from_utf8_lossy(sink)
+            .lines()
+            .filter(|l| !l.is_empty())
+            .map(str::to_owned)
+            .collect();
+        rows.sort();
+        rows
+    };
+    let (_, all) = run(Cloned(n), Mode::All, 1, 1, 1);
+    let all = listed(&all);
+    assert_eq!(all.len(), 300);
+    for (ranks, threads) in CONFIGS {
+        let at = format!("{ranks}x{threads}");
+        for mode in [Mode::Count, Mode::All] {
+            let outcomes = [
+                run(InPlace::<false>(n), mode, ranks, threads, 1),
+                run(InPlace::<true>(n), mode, ranks, threads, 1),
+                run(Cloned(n), mode, ranks, threads, 1),
+            ];
+            for (which, (o, sink)) in outcomes.iter().enumerate() {
+                let at = format!("{at} {mode} variant {which}");
+                assert_eq!(o.solutions, 300, "{at}");
+                assert_eq!(o.nodes, reference.nodes, "{at}");
+                if mode == Mode::All {
+                    assert_eq!(listed(sink), all, "{at}");
+                }
+            }
+        }
+    }
+}

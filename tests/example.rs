@@ -82,6 +82,18 @@ fn counts_on_threads() {
     assert_eq!(count(&threads(&["5"])), 0);
 }
 
+/// The tree `make bench` times against `tools/c/langford.c`: its nodes
+/// are a property of the instance, whoever walks them.
+#[test]
+fn order_12_walks_the_tree_the_c_peer_walks() {
+    let out = threads(&["12", "--threads", "2", "--json", "--quiet"]);
+    assert!(out.status.success());
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let summary: serde_json::Value = serde_json::from_str(stdout.lines().last().unwrap()).unwrap();
+    assert_eq!(summary["solutions"], 216_288);
+    assert_eq!(summary["nodes"], 17_896_497);
+}
+
 #[test]
 fn every_pairing_listed_is_one() {
     let out = threads(&["7", "--all", "--distinct", "--threads", "2"]);
@@ -116,4 +128,6 @@ fn counts_on_two_ranks() {
     assert!(String::from_utf8_lossy(&out.stdout).contains("(2 ranks x 1 threads"));
     assert_eq!(count(&out), 26);
     assert_eq!(count(&run(&["8", "--threads", "2"])), 300);
+    // Order 11: 17,792 up to reversal (OEIS A014552), both ways.
+    assert_eq!(count(&run(&["11", "--threads", "1"])), 35_584);
 }

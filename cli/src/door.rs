@@ -84,12 +84,30 @@ pub fn job<P: Problem>(problem: P, note: Option<String>) -> Box<dyn Job> {
     Box::new(Typed {
         problem: Arc::new(problem),
         note,
+        draw: None,
     })
 }
+
+/// `problem` as a [`Job`] whose solutions `draw` pictures for a terminal
+/// (see [`Job::pretty`]): presentation is the door's, not the problem's.
+pub fn drawn<P: Problem>(
+    problem: P,
+    draw: impl Fn(&str) -> Option<String> + Send + Sync + 'static,
+) -> Box<dyn Job> {
+    Box::new(Typed {
+        problem: Arc::new(problem),
+        note: None,
+        draw: Some(Box::new(draw)),
+    })
+}
+
+/// Draws a solution's text for a terminal.
+type Draw = Box<dyn Fn(&str) -> Option<String> + Send + Sync>;
 
 struct Typed<P> {
     problem: Arc<P>,
     note: Option<String>,
+    draw: Option<Draw>,
 }
 
 impl<P: Problem> Job for Typed<P> {
@@ -110,7 +128,7 @@ impl<P: Problem> Job for Typed<P> {
         hysolve::cluster::run(self.problem.clone(), config, solutions)
     }
     fn pretty(&self, text: &str) -> Option<String> {
-        self.problem.pretty(text)
+        self.draw.as_ref().and_then(|draw| draw(text))
     }
     fn simulate(
         &self,

@@ -287,7 +287,7 @@ mod test {
     use super::*;
     use crate::cluster::protocol::RankReport;
     use crate::cluster::sink::Callback;
-    use crate::engine::sequential;
+    use crate::engine::{Tree, sequential};
     use crate::problems::queens::Queens;
     use std::collections::VecDeque;
     use std::sync::Arc;
@@ -321,8 +321,8 @@ mod test {
             match msg {
                 Message::Work { pieces, .. } => {
                     for piece in pieces {
-                        let task = piece.task(&q).unwrap();
-                        let c = q.count_subtree(&task.node);
+                        let task = piece.task(&q, Mode::Count).unwrap();
+                        let c = Tree::count_subtree(&q, &task.node);
                         done[to].nodes += c.nodes;
                         done[to].solutions += c.solutions;
                     }

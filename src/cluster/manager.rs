@@ -144,7 +144,7 @@ impl<'a, P: Problem, T: Transport> Manager<'a, P, T> {
             config,
             transport,
             rank,
-            state: RankState::new(problem, rank, pool, report),
+            state: RankState::new(problem, config.mode, rank, pool, report),
             events,
             head: None,
             inbox: VecDeque::new(),

@@ -14,7 +14,7 @@
 
 use super::outcome::RunError;
 use super::protocol::{Message, RankReport};
-use crate::engine::{Piece, PoolEvent, Problem, RankPool, Tally, Task, WorkerStats};
+use crate::engine::{Mode, Piece, PoolEvent, Problem, RankPool, Tally, Task, WorkerStats};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -67,6 +67,8 @@ pub(crate) type ToMaster = Vec<Message>;
 /// One rank's state machine.
 pub(crate) struct RankState<P: Problem, W: Workers<P::Node>> {
     problem: Arc<P>,
+    /// The run's mode, in which prefixes are replayed.
+    mode: Mode,
     rank: usize,
     /// `None` once terminated.
     workers: Option<W>,
@@ -84,9 +86,16 @@ pub(crate) struct RankState<P: Problem, W: Workers<P::Node>> {
 impl<P: Problem, W: Workers<P::Node>> RankState<P, W> {
     /// A rank whose workers hold nothing yet; `report` carries its host.
     /// Call [`RankState::start`] next.
-    pub(crate) fn new(problem: Arc<P>, rank: usize, workers: W, report: RankReport) -> Self {
+    pub(crate) fn new(
+        problem: Arc<P>,
+        mode: Mode,
+        rank: usize,
+        workers: W,
+        report: RankReport,
+    ) -> Self {
         RankState {
             problem,
+            mode,
             rank,
             workers: Some(workers),
             busy: true,
@@ -189,7 +198,7 @@ impl<P: Problem, W: Workers<P::Node>> RankState<P, W> {
         self.report.prefixes_received += pieces.len() as u64;
         let mut tasks = Vec::with_capacity(pieces.len());
         for piece in pieces {
-            let Some(task) = piece.task(&*self.problem) else {
+            let Some(task) = piece.task(&*self.problem, self.mode) else {
                 return Err(RunError::BadPrefix {
                     rank: self.rank,
                     prefix: piece.prefix,
@@ -317,7 +326,7 @@ mod test {
 
     fn rank(fake: &Fake, r: usize) -> RankState<Queens, &Fake> {
         let q = Arc::new(Queens::new(6, false).unwrap());
-        RankState::new(q, r, fake, RankReport::default())
+        RankState::new(q, Mode::Count, r, fake, RankReport::default())
     }
 
     fn work(n: usize) -> Message {
@@ -383,7 +392,7 @@ mod test {
         r.on_work(pieces, 1).unwrap();
         // Queued tasks taken at once, the pool then idle: donation, then ask.
         let q = Queens::new(6, false).unwrap();
-        let task = |i: u32| Piece::named(Prefix(vec![i])).task(&q).unwrap();
+        let task = |i: u32| Piece::named(Prefix(vec![i])).task(&q, Mode::Count).unwrap();
         *fake.donation.borrow_mut() = Some((vec![task(0), task(1)], true));
         r.on_donate_request(now, &mut out);
         assert!(matches!(&out[1], Message::Donation { pieces } if pieces.len() == 2));

@@ -1,7 +1,10 @@
 //! The search engine: problem-agnostic, with no MPI in it.
 //!
-//! - [`problem`]: the trait a puzzle implements;
-//! - `search`: the depth-first walk of one task, and the sequential search
+//! - [`problem`]: the traits a puzzle implements: [`Problem`] (a search in
+//!   place: a worker's state moved by apply and undo) or [`Tree`] (cloned
+//!   nodes, expressed on it); `README.md` explains them;
+//! - `search`: the depth-first walk of one task, in place on the worker's
+//!   state and stack of moves, its splits, and the sequential search
 //!   ([`sequential`]);
 //! - `pool`: a rank's worker threads with work stealing and donation;
 //! - [`prefix`]: portable names for subtrees, and their replay;
@@ -22,6 +25,6 @@ pub use piece::Piece;
 pub use pool::stats::{Tally, WorkerStats};
 pub(crate) use pool::{PoolEvent, RankPool, SOLUTION_BATCH, UnitReport};
 pub use prefix::{Prefix, replay};
-pub use problem::{Problem, SubtreeCount};
+pub use problem::{Problem, SubtreeCount, Tree};
 pub(crate) use search::{Context, Searcher, Split, Task, expand};
 pub use search::{Counters, deeper, sequential};

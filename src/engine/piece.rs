@@ -4,6 +4,7 @@
 //! (a binomial UTS tree is 17,844 levels deep), and the prefix stops at the
 //! master's initial depth, where it still names the piece's unit.
 
+use super::mode::Mode;
 use super::prefix::{Prefix, replay};
 use super::problem::Problem;
 use super::search::Task;
@@ -46,10 +47,13 @@ impl Piece {
 
     /// The task this piece stands for: its node decoded, or replayed from
     /// the root. `None` for a piece that names no subtree of this instance.
-    pub fn task<P: Problem>(&self, problem: &P) -> Option<Task<P::Node>> {
+    /// The run's `mode` shapes the tree a prefix is replayed in.
+    pub fn task<P: Problem>(&self, problem: &P, mode: Mode) -> Option<Task<P::Node>> {
         let node = match &self.node {
             Some(bytes) => problem.decode(bytes)?,
-            None if self.prefix.depth() == self.depth as usize => replay(problem, &self.prefix)?,
+            None if self.prefix.depth() == self.depth as usize => {
+                replay(problem, mode, &self.prefix)?
+            }
             None => return None,
         };
         Some(Task {

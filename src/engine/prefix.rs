@@ -1,5 +1,6 @@
 //! Prefixes: portable names for subtrees.
 
+use super::mode::Mode;
 use super::problem::Problem;
 use serde::{Deserialize, Serialize};
 
@@ -45,33 +46,45 @@ impl Prefix {
 
 /// Rebuilds the node a prefix names by replaying it from the root.
 ///
+/// The tree may depend on the search's `mode` (a count folds symmetric
+/// solutions): every rank replays in the run's mode.
+///
 /// Returns `None` when the prefix does not name a node of this problem
 /// (an index past the children of some node): a sign of a corrupt message or
 /// of ranks disagreeing about the instance.
 ///
 /// ```
-/// use hysolve::engine::{Prefix, Problem, replay};
+/// use hysolve::engine::{Mode, Prefix, Problem, replay};
 /// use hysolve::problems::queens::Queens;
 ///
 /// let q = Queens::new(8, false).unwrap();
-/// // The root's third child, then that node's first: the same node on
-/// // every rank, since children come in a fixed order.
+/// // The root's third move, then that node's first: the same node on
+/// // every rank, since moves come in a fixed order.
 /// let path = Prefix::root().child(2).child(0);
-/// let mut kids = Vec::new();
-/// q.children(&q.root(), &mut kids);
-/// let third = kids[2].clone();
-/// kids.clear();
-/// q.children(&third, &mut kids);
-/// assert_eq!(format!("{:?}", replay(&q, &path)), format!("{:?}", Some(kids[0].clone())));
-/// assert!(replay(&q, &Prefix::root().child(99)).is_none());
+/// let mut state = q.state(Mode::All);
+/// q.load(&mut state, &q.root());
+/// for index in [2, 0] {
+///     let mut moves = Vec::new();
+///     q.moves(&mut state, &mut moves);
+///     q.apply(&mut state, &moves[index]);
+/// }
+/// let expected = format!("{:?}", Some(q.save(&state)));
+/// assert_eq!(format!("{:?}", replay(&q, Mode::All, &path)), expected);
+/// assert!(replay(&q, Mode::All, &Prefix::root().child(99)).is_none());
 /// ```
-pub fn replay<P: Problem>(problem: &P, prefix: &Prefix) -> Option<P::Node> {
-    let mut node = problem.root();
-    let mut buf = Vec::new();
-    for &index in &prefix.0 {
-        buf.clear();
-        problem.children(&node, &mut buf);
-        node = buf.swap_remove(usize::try_from(index).ok().filter(|&i| i < buf.len())?);
+pub fn replay<P: Problem>(problem: &P, mode: Mode, prefix: &Prefix) -> Option<P::Node> {
+    let root = problem.root();
+    if prefix.0.is_empty() {
+        return Some(root);
     }
-    Some(node)
+    let mut state = problem.state(mode);
+    problem.load(&mut state, &root);
+    let mut moves = Vec::new();
+    for &index in &prefix.0 {
+        moves.clear();
+        problem.moves(&mut state, &mut moves);
+        let m = usize::try_from(index).ok().and_then(|i| moves.get(i))?;
+        problem.apply(&mut state, m);
+    }
+    Some(problem.save(&state))
 }

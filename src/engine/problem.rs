@@ -1,16 +1,38 @@
-//! The one interface between a puzzle and the engine.
+//! The one interface between a puzzle and the engine: a search in place
+//! ([`Problem`]), or a tree of cloned nodes ([`Tree`]) expressed on it.
 
-/// A search problem: a tree of partial solutions with a fixed child order.
+use super::mode::Mode;
+
+/// A search problem: a tree of partial solutions with a fixed child order,
+/// walked in place.
 ///
-/// The engine walks the tree depth-first. Because [`Problem::children`] is
-/// deterministic, a path of child indices from the root (a [`Prefix`]) names
-/// the same subtree on every rank and in every run, which is how work crosses
-/// process boundaries.
+/// Each worker owns a [`Problem::State`], made by [`Problem::state`]: the
+/// node it stands on, and any scratch space the search needs. The engine
+/// moves it down the tree by [`Problem::apply`] and back up by
+/// [`Problem::undo`], on the worker's explicit stack of
+/// [`Problem::moves`]; nothing is cloned between nodes.
+///
+/// Work leaves a worker as a [`Problem::Node`]: a snapshot of a state,
+/// taken by [`Problem::save`] and entered by [`Problem::load`] on another
+/// worker. Because the moves come in a fixed order, a path of move
+/// indices from the root (a [`Prefix`]) names the same node on every rank
+/// and in every run, which is how work crosses process boundaries when
+/// nodes are not encoded.
+///
+/// A problem that prefers to clone its nodes implements [`Tree`] instead,
+/// and gets this trait from it.
 ///
 /// [`Prefix`]: crate::engine::Prefix
 pub trait Problem: Send + Sync + 'static {
-    /// A partial solution. Cloned when work is split, so keep it small.
+    /// A snapshot of a state: what a task carries. Cloned when work is
+    /// split, so keep it small.
     type Node: Clone + Send + 'static;
+
+    /// A worker's state: the node it stands on, and its scratch space.
+    type State: Send + 'static;
+
+    /// One branch from a node to a child.
+    type Move: Clone + Send + 'static;
 
     /// Whether [`Problem::encode`] and [`Problem::decode`] carry nodes
     /// between ranks. Then work travels as the node itself and a task's
@@ -43,36 +65,134 @@ pub trait Problem: Send + Sync + 'static {
     /// The empty partial solution.
     fn root(&self) -> Self::Node;
 
-    /// Appends the children of `node` to `out`, always in the same order.
-    /// `out` is empty on entry.
-    fn children(&self, node: &Self::Node, out: &mut Vec<Self::Node>);
+    /// A new worker's state for a search in `mode`, standing anywhere: the
+    /// engine loads a node into it before each walk. The same mode on
+    /// every worker of a run, so the tree may depend on it (folding
+    /// symmetric solutions into one counted with a weight, in
+    /// [`Mode::Count`], is part of counting).
+    fn state(&self, mode: Mode) -> Self::State;
 
-    /// How many solutions `node` stands for: 0 when it is not a solution,
-    /// usually 1, more when the problem folds symmetric solutions together
-    /// (only ever done in [`Mode::Count`](crate::engine::Mode::Count)).
-    fn solution_weight(&self, node: &Self::Node) -> u64;
+    /// Puts `state` on `node`, whatever it stood on before.
+    fn load(&self, state: &mut Self::State, node: &Self::Node);
 
-    /// Writes a solution node in the problem's text format (no trailing blank line).
-    fn render(&self, node: &Self::Node, out: &mut String);
+    /// The node `state` stands on.
+    fn save(&self, state: &Self::State) -> Self::Node;
 
-    /// The solution `rendered` (by [`Problem::render`]) drawn for a
-    /// terminal, when the problem has a richer picture than its file format.
-    fn pretty(&self, rendered: &str) -> Option<String> {
-        let _ = rendered;
-        None
-    }
+    /// Appends the moves to the children of the node `state` stands on to
+    /// `out`, always in the same order. `out` is the worker's stack of
+    /// moves: it holds the moves of the levels above, which must be left
+    /// alone (append only). Leaves the node as it was (`state` is mutable
+    /// for scratch space only).
+    fn moves(&self, state: &mut Self::State, out: &mut Vec<Self::Move>);
 
-    /// Depth at which, in count mode, the engine stops expanding generically
-    /// and hands the whole subtree to [`Problem::count_subtree`]. `None`: the
-    /// generic search goes all the way down.
+    /// Moves `state` from a node to its child by `m`, one of the node's
+    /// [`Problem::moves`].
+    fn apply(&self, state: &mut Self::State, m: &Self::Move);
+
+    /// Takes back [`Problem::apply`] of `m`: `state` stands on the parent
+    /// again, exactly as before.
+    fn undo(&self, state: &mut Self::State, m: &Self::Move);
+
+    /// How many solutions the node `state` stands on stands for: 0 when it
+    /// is not a solution, usually 1, more where counting folds symmetric
+    /// solutions together.
+    fn solution_weight(&self, state: &Self::State) -> u64;
+
+    /// Writes the solution `state` stands on in the problem's text format
+    /// (no trailing blank line).
+    fn render(&self, state: &Self::State, out: &mut String);
+
+    /// Depth at which, in count mode, the engine stops walking and hands
+    /// the whole subtree to [`Problem::count_subtree`], a specialised
+    /// kernel. `None` (the default): the walk goes all the way down. Worth
+    /// it only where it measurably pays.
     fn count_cutoff(&self) -> Option<usize> {
         None
     }
 
-    /// Counts the subtree under `node` (the node included) with a specialised
-    /// sequential search. Must agree with the generic search exactly: the same
-    /// weighted solutions and the same number of nodes visited (and the same
-    /// depth, when it reports one).
+    /// Counts the subtree under the node `state` stands on (the node
+    /// included) and leaves `state` there. Must visit the same tree as the
+    /// walk: the same weighted solutions and the same number of nodes
+    /// (and the same depth, when it reports one); the tests of each kernel
+    /// hold it to that. The default walks the tree by the moves.
+    fn count_subtree(&self, state: &mut Self::State) -> SubtreeCount {
+        fn below<P: Problem + ?Sized>(
+            p: &P,
+            state: &mut P::State,
+            moves: &mut Vec<P::Move>,
+            depth: u64,
+            total: &mut SubtreeCount,
+        ) {
+            total.nodes += 1;
+            total.solutions += p.solution_weight(state);
+            total.depth = total.depth.max(Some(depth));
+            let start = moves.len();
+            p.moves(state, moves);
+            for i in start..moves.len() {
+                let m = moves[i].clone();
+                p.apply(state, &m);
+                below(p, state, moves, depth + 1, total);
+                p.undo(state, &m);
+            }
+            moves.truncate(start);
+        }
+        let mut total = SubtreeCount::default();
+        below(self, state, &mut Vec::new(), 0, &mut total);
+        total
+    }
+}
+
+/// A search problem whose nodes are values: each child is a new node.
+/// Simpler to write than [`Problem`], which every `Tree` is (its state is
+/// the path of nodes from the task's root), at the cost of a node's
+/// construction for every child.
+pub trait Tree: Send + Sync + 'static {
+    /// A partial solution. Cloned when work is split, so keep it small.
+    type Node: Clone + Send + 'static;
+
+    /// As [`Problem::ENCODES`].
+    const ENCODES: bool = false;
+
+    /// As [`Problem::encode`].
+    fn encode(&self, node: &Self::Node, out: &mut Vec<u8>) {
+        let _ = (node, out);
+        unreachable!("encode called on a problem that does not encode its nodes")
+    }
+
+    /// As [`Problem::decode`].
+    fn decode(&self, bytes: &[u8]) -> Option<Self::Node> {
+        let _ = bytes;
+        None
+    }
+
+    /// As [`Problem::name`].
+    fn name(&self) -> &'static str;
+
+    /// As [`Problem::instance`].
+    fn instance(&self) -> String;
+
+    /// The empty partial solution.
+    fn root(&self) -> Self::Node;
+
+    /// Appends the children of `node` to `out`, always in the same order.
+    /// `out` is empty on entry.
+    fn children(&self, node: &Self::Node, out: &mut Vec<Self::Node>);
+
+    /// How many solutions `node` stands for (as
+    /// [`Problem::solution_weight`]).
+    fn solution_weight(&self, node: &Self::Node) -> u64;
+
+    /// Writes a solution node in the problem's text format (no trailing
+    /// blank line).
+    fn render(&self, node: &Self::Node, out: &mut String);
+
+    /// As [`Problem::count_cutoff`].
+    fn count_cutoff(&self) -> Option<usize> {
+        None
+    }
+
+    /// Counts the subtree under `node`, as [`Problem::count_subtree`]
+    /// (the same tree as the walk). The default walks it.
     fn count_subtree(&self, node: &Self::Node) -> SubtreeCount {
         let mut total = SubtreeCount {
             depth: Some(0),
@@ -90,6 +210,74 @@ pub trait Problem: Send + Sync + 'static {
         }
         total
     }
+}
+
+/// A [`Tree`] walked in place: the state is the path of nodes from the
+/// task's root, a move is the child itself.
+impl<T: Tree> Problem for T {
+    type Node = T::Node;
+    type State = Vec<T::Node>;
+    type Move = T::Node;
+
+    const ENCODES: bool = T::ENCODES;
+
+    fn encode(&self, node: &T::Node, out: &mut Vec<u8>) {
+        Tree::encode(self, node, out)
+    }
+    fn decode(&self, bytes: &[u8]) -> Option<T::Node> {
+        Tree::decode(self, bytes)
+    }
+    fn name(&self) -> &'static str {
+        Tree::name(self)
+    }
+    fn instance(&self) -> String {
+        Tree::instance(self)
+    }
+    fn root(&self) -> T::Node {
+        Tree::root(self)
+    }
+    fn state(&self, _: Mode) -> Vec<T::Node> {
+        Vec::new()
+    }
+    fn load(&self, path: &mut Vec<T::Node>, node: &T::Node) {
+        path.clear();
+        path.push(node.clone());
+    }
+    fn save(&self, path: &Vec<T::Node>) -> T::Node {
+        top(path).clone()
+    }
+    #[inline]
+    fn moves(&self, path: &mut Vec<T::Node>, out: &mut Vec<T::Node>) {
+        self.children(top(path), out)
+    }
+    #[inline]
+    fn apply(&self, path: &mut Vec<T::Node>, child: &T::Node) {
+        path.push(child.clone())
+    }
+    #[inline]
+    fn undo(&self, path: &mut Vec<T::Node>, _: &T::Node) {
+        path.pop();
+    }
+    #[inline]
+    fn solution_weight(&self, path: &Vec<T::Node>) -> u64 {
+        Tree::solution_weight(self, top(path))
+    }
+    fn render(&self, path: &Vec<T::Node>, out: &mut String) {
+        Tree::render(self, top(path), out)
+    }
+    fn count_cutoff(&self) -> Option<usize> {
+        Tree::count_cutoff(self)
+    }
+    fn count_subtree(&self, path: &mut Vec<T::Node>) -> SubtreeCount {
+        Tree::count_subtree(self, top(path))
+    }
+}
+
+/// The node a [`Tree`]'s state stands on.
+#[inline]
+fn top<N>(path: &[N]) -> &N {
+    path.last()
+        .expect("the engine loads a node before it walks")
 }
 
 /// What [`Problem::count_subtree`] found.

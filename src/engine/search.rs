@@ -86,11 +86,18 @@ pub(crate) enum Split {
 /// Nodes to walk before asking again after a split found nothing to give.
 const SPLIT_BACKOFF: u32 = 1024;
 
+/// Nodes walked between two looks at the context (`stop`, `wants_work`):
+/// a relaxed load or two, which in a loop of a few nanoseconds a node are
+/// worth doing once in a while, not at every node. A solution found is
+/// followed by a look at once (a search for the first one stops there).
+const POLL_EVERY: u32 = 16;
+
 /// Counts and reports visited nodes.
 struct Visitor<'p, P: Problem> {
     problem: &'p P,
     keeps_solutions: bool,
-    cutoff: Option<usize>,
+    /// The count cut-off's depth (`usize::MAX`: none).
+    cutoff: usize,
     text: String,
     counters: Counters,
     /// The deepest node of the task being walked (see `Searcher::task_depth`).
@@ -104,53 +111,77 @@ impl<'p, P: Problem> Visitor<'p, P> {
             keeps_solutions: mode.keeps_solutions(),
             cutoff: (mode == Mode::Count)
                 .then(|| problem.count_cutoff())
-                .flatten(),
+                .flatten()
+                .unwrap_or(usize::MAX),
             text: String::new(),
             counters: Counters::default(),
             task_depth: Some(0),
         }
     }
 
-    /// Visits one node at `depth`: counts it, reports it if it is a
-    /// solution. Returns whether its children still need to be walked.
-    #[inline]
-    fn visit<C: Context<P::Node>>(&mut self, node: &P::Node, depth: usize, ctx: &mut C) -> bool {
-        if self.cutoff.is_some_and(|c| depth >= c) {
-            let sub = self.problem.count_subtree(node);
+    /// Visits the node `state` stands on, at `depth`: counts it, reports
+    /// it if it is a solution. Returns whether its children still need to
+    /// be walked, and whether a solution was reported.
+    #[inline(always)]
+    fn visit<C: Context<P::Node>>(
+        &mut self,
+        state: &mut P::State,
+        depth: usize,
+        ctx: &mut C,
+    ) -> (bool, bool) {
+        if depth >= self.cutoff {
+            let sub = self.problem.count_subtree(state);
             self.counters.nodes += sub.nodes;
             self.counters.solutions += sub.solutions;
             self.task_depth = deeper(self.task_depth, sub.depth.map(|d| depth as u64 + d));
-            return false;
+            return (false, false);
         }
         self.counters.nodes += 1;
         if let Some(d) = &mut self.task_depth {
             *d = (*d).max(depth as u64);
         }
-        let weight = self.problem.solution_weight(node);
+        let weight = self.problem.solution_weight(state);
         if weight > 0 {
             self.counters.solutions += weight;
             if self.keeps_solutions {
                 self.text.clear();
-                self.problem.render(node, &mut self.text);
+                self.problem.render(state, &mut self.text);
                 ctx.found(&self.text);
+                return (true, true);
             }
         }
-        true
+        (true, false)
     }
 }
 
-/// Reusable state for walking tasks of one problem.
+/// One level of the walk: its moves are `moves[start..end]` of the
+/// searcher's stack, `next` the next one to try, so that `moves[next - 1]`
+/// is the move the walk below this level took. A split gives away
+/// `moves[next..end]` and ends the level there by lowering `end`, never
+/// by moving `next`: the move taken is still the one to undo.
+#[derive(Debug, Clone, Copy)]
+struct Level {
+    start: usize,
+    next: usize,
+    end: usize,
+}
+
+/// Reusable state for walking tasks of one problem: the worker's state,
+/// moved in place, and its stack of moves.
 pub(crate) struct Searcher<'p, P: Problem> {
     visitor: Visitor<'p, P>,
-    /// `levels[l]`: the children of the node chosen at level `l - 1`
-    /// (of the task's node for `l = 0`).
-    levels: Vec<Vec<P::Node>>,
-    /// `next[l]`: index in `levels[l]` of the next child to visit.
-    next: Vec<usize>,
-    /// `path[l]`: index of the child being walked at level `l`.
-    path: Vec<u32>,
-    /// Levels of the walk in progress (0: none).
-    active: usize,
+    mode: Mode,
+    /// The node the walk stands on: the task's node with the last move
+    /// tried at each level but the deepest applied.
+    state: P::State,
+    /// A second state, made on the first split, on which split-off
+    /// siblings are built (the walk's own stays where it is).
+    scratch: Option<P::State>,
+    /// The moves of every level, one level after another.
+    moves: Vec<P::Move>,
+    /// The levels of the walk in progress: `levels[l]` holds the moves to
+    /// the children of the node at level `l` (the task's node for `l = 0`).
+    levels: Vec<Level>,
     /// Nodes to walk before looking for hungry workers again.
     backoff: u32,
 }
@@ -159,10 +190,11 @@ impl<'p, P: Problem> Searcher<'p, P> {
     pub(crate) fn new(problem: &'p P, mode: Mode) -> Self {
         Searcher {
             visitor: Visitor::new(problem, mode),
+            mode,
+            state: problem.state(mode),
+            scratch: None,
+            moves: Vec::new(),
             levels: Vec::new(),
-            next: Vec::new(),
-            path: Vec::new(),
-            active: 0,
             backoff: 0,
         }
     }
@@ -181,16 +213,6 @@ impl<'p, P: Problem> Searcher<'p, P> {
         self.visitor.task_depth
     }
 
-    /// Makes sure level `l` exists.
-    #[inline]
-    fn ensure_level(&mut self, l: usize) {
-        while self.levels.len() <= l {
-            self.levels.push(Vec::new());
-            self.next.push(0);
-            self.path.push(0);
-        }
-    }
-
     /// Walks the subtree of `task` to the end, or until `ctx.stop()`.
     pub(super) fn run<C: Context<P::Node>>(&mut self, task: &Task<P::Node>, ctx: &mut C) {
         if self.begin(task, ctx) {
@@ -198,8 +220,20 @@ impl<'p, P: Problem> Searcher<'p, P> {
         }
     }
 
-    /// Starts the walk of `task`: visits its node and lays out its
-    /// children. Returns whether there is more to walk (then call
+    /// Lays out the moves of the node the state stands on as a new level.
+    #[inline(always)]
+    fn push_level(&mut self) {
+        let start = self.moves.len();
+        self.visitor.problem.moves(&mut self.state, &mut self.moves);
+        self.levels.push(Level {
+            start,
+            next: start,
+            end: self.moves.len(),
+        });
+    }
+
+    /// Starts the walk of `task`: loads its node, visits it and lays out
+    /// its moves. Returns whether there is more to walk (then call
     /// [`Searcher::resume`] with the same task until it says the walk is
     /// over). A walk paused between `resume` calls is a stack of levels
     /// like any other: it can be split meanwhile only by the walk itself.
@@ -208,18 +242,17 @@ impl<'p, P: Problem> Searcher<'p, P> {
         let v = &mut self.visitor;
         v.counters.depth = deeper(v.counters.depth, v.task_depth);
         v.task_depth = Some(depth0 as u64);
-        self.active = 0;
+        self.moves.clear();
+        self.levels.clear();
         self.backoff = 0;
-        if ctx.stop() || !self.visitor.visit(&task.node, depth0, ctx) {
+        if ctx.stop() {
             return false;
         }
-        self.ensure_level(0);
-        self.levels[0].clear();
-        self.visitor
-            .problem
-            .children(&task.node, &mut self.levels[0]);
-        self.next[0] = 0;
-        self.active = 1;
+        self.visitor.problem.load(&mut self.state, &task.node);
+        if !self.visitor.visit(&mut self.state, depth0, ctx).0 {
+            return false;
+        }
+        self.push_level();
         true
     }
 
@@ -234,102 +267,129 @@ impl<'p, P: Problem> Searcher<'p, P> {
         ctx: &mut C,
         budget: u64,
     ) -> bool {
-        let depth0 = task.depth;
+        let problem = self.visitor.problem;
+        let depth0 = task.depth + 1;
         let pause_at = self.visitor.counters.nodes.saturating_add(budget);
-        let mut active = self.active;
-        let mut backoff = self.backoff;
-        while active > 0 {
-            let l = active - 1;
-            if self.next[l] == self.levels[l].len() {
-                active -= 1;
+        let mut poll = 0;
+        // The deepest level lives in `cur` while the walk runs, the levels
+        // above it in `self.levels`; it goes back there whenever the walk
+        // pauses, splits or ends.
+        let Some(mut cur) = self.levels.pop() else {
+            return true;
+        };
+        loop {
+            if cur.next == cur.end {
+                // This level is done: back up to the node above it.
+                self.moves.truncate(cur.start);
+                let Some(up) = self.levels.pop() else {
+                    return true;
+                };
+                cur = up;
+                problem.undo(&mut self.state, &self.moves[cur.next - 1]);
                 continue;
             }
-            if ctx.stop() {
-                self.active = 0;
-                return true;
-            }
             if self.visitor.counters.nodes >= pause_at {
-                self.active = active;
-                self.backoff = backoff;
+                self.levels.push(cur);
                 return false;
             }
-            if backoff > 0 {
-                backoff -= 1;
-            } else if ctx.wants_work() && !self.split(&task.prefix, depth0, active, ctx) {
-                backoff = SPLIT_BACKOFF;
+            if poll > 0 {
+                poll -= 1;
+            } else {
+                poll = POLL_EVERY;
+                if ctx.stop() {
+                    self.levels.clear();
+                    return true;
+                }
+                if self.backoff > 0 {
+                    self.backoff = self.backoff.saturating_sub(POLL_EVERY);
+                } else if ctx.wants_work() {
+                    self.levels.push(cur);
+                    if !self.split(task, ctx) {
+                        self.backoff = SPLIT_BACKOFF;
+                    }
+                    cur = self.levels.pop().expect("pushed above");
+                    continue; // the split may have taken the rest of this level
+                }
             }
-            let i = self.next[l];
-            if i == self.levels[l].len() {
-                continue; // the split took the rest of this level
+            let i = cur.next;
+            cur.next = i + 1;
+            problem.apply(&mut self.state, &self.moves[i]);
+            let depth = depth0 + self.levels.len();
+            let (deeper, found) = self.visitor.visit(&mut self.state, depth, ctx);
+            if found {
+                poll = 0;
             }
-            self.next[l] = i + 1;
-            self.path[l] = i as u32;
-            self.ensure_level(l + 1);
-            let (upper, lower) = self.levels.split_at_mut(l + 1);
-            let node = &upper[l][i];
-            if self.visitor.visit(node, depth0 + l + 1, ctx) {
-                lower[0].clear();
-                self.visitor.problem.children(node, &mut lower[0]);
-                self.next[l + 1] = 0;
-                active += 1;
+            if deeper {
+                let start = self.moves.len();
+                problem.moves(&mut self.state, &mut self.moves);
+                self.levels.push(cur);
+                cur = Level {
+                    start,
+                    next: start,
+                    end: self.moves.len(),
+                };
+            } else {
+                problem.undo(&mut self.state, &self.moves[i]);
             }
         }
-        self.active = 0;
-        true
     }
 
     /// Splits off the unexplored siblings at the shallowest level that has
     /// any (the biggest subtrees), and at the levels below it until the
     /// share `ctx.split_size()` asks for is taken, and hands them to `ctx`.
-    /// Returns false when there was nothing to give.
-    fn split<C: Context<P::Node>>(
-        &mut self,
-        base: &Prefix,
-        depth0: usize,
-        active: usize,
-        ctx: &mut C,
-    ) -> bool {
+    /// Returns false when there was nothing to give. The siblings' nodes
+    /// are built on the scratch state, from the task's node down the
+    /// walk's path.
+    fn split<C: Context<P::Node>>(&mut self, task: &Task<P::Node>, ctx: &mut C) -> bool {
+        let problem = self.visitor.problem;
+        let (base, depth0) = (&task.prefix, task.depth);
         // Prefixes go no deeper than the context keeps them: for a problem
         // that encodes its nodes, the unit's depth, which the task's own
         // prefix already reaches (a split then copies no path).
         let keep = ctx.prefix_depth();
+        let left: usize = self.levels.iter().map(|v| v.end - v.next).sum();
+        if left == 0 {
+            return false;
+        }
         let want = match ctx.split_size() {
             Split::Level => 1,
-            Split::Half => (0..active)
-                .map(|l| self.levels[l].len() - self.next[l].min(self.levels[l].len()))
-                .sum::<usize>()
-                .div_ceil(2)
-                .max(1),
+            Split::Half => left.div_ceil(2),
         };
+        let mode = self.mode;
+        let scratch = self.scratch.get_or_insert_with(|| problem.state(mode));
+        problem.load(scratch, &task.node);
+        let mut path: Vec<u32> = Vec::new();
         let mut tasks: Vec<Task<P::Node>> = Vec::new();
-        for l in 0..active {
-            let from = self.next[l];
-            if from >= self.levels[l].len() {
-                continue;
-            }
-            let depth = depth0 + l + 1;
-            let above = (base.depth() < keep).then(|| base.join(&self.path[..l]));
-            tasks.extend(
-                self.levels[l][from..]
-                    .iter()
-                    .enumerate()
-                    .map(|(k, node)| Task {
+        for level in &mut self.levels {
+            if level.next < level.end {
+                let depth = depth0 + path.len() + 1;
+                let above = (base.depth() < keep).then(|| base.join(&path));
+                for (k, m) in self.moves[level.next..level.end].iter().enumerate() {
+                    problem.apply(scratch, m);
+                    let node = problem.save(scratch);
+                    problem.undo(scratch, m);
+                    let index = (level.next - level.start + k) as u32;
+                    tasks.push(Task {
                         prefix: match &above {
-                            Some(above) if depth <= keep => above.child((from + k) as u32),
-                            Some(above) => above.child((from + k) as u32).truncated(keep),
+                            Some(above) if depth <= keep => above.child(index),
+                            Some(above) => above.child(index).truncated(keep),
                             None => base.clone(),
                         },
                         depth,
-                        node: node.clone(),
-                    }),
-            );
-            self.next[l] = self.levels[l].len();
-            if tasks.len() >= want {
-                break;
+                        node,
+                    });
+                }
+                // The level ends here; `next - 1` still names the move
+                // the walk below it took (and will undo).
+                level.end = level.next;
+                if tasks.len() >= want {
+                    break;
+                }
             }
-        }
-        if tasks.is_empty() {
-            return false;
+            if level.next > level.start {
+                problem.apply(scratch, &self.moves[level.next - 1]);
+                path.push((level.next - 1 - level.start) as u32);
+            }
         }
         ctx.donate(tasks);
         true
@@ -415,24 +475,27 @@ pub(crate) fn expand<P: Problem>(
         node: problem.root(),
     }];
     let mut depth = 0;
-    let mut buf = Vec::new();
+    let mut state = problem.state(mode);
+    let mut moves = Vec::new();
     let budget = target.saturating_mul(EXPANSION_NODES_PER_TARGET) as u64;
-    while frontier.len() < target
-        && visitor.cutoff.is_none_or(|c| depth < c)
-        && visitor.counters.nodes < budget
-    {
+    while frontier.len() < target && depth < visitor.cutoff && visitor.counters.nodes < budget {
         let mut next = Vec::new();
         for task in &frontier {
-            if !visitor.visit(&task.node, depth, &mut ctx) {
+            problem.load(&mut state, &task.node);
+            if !visitor.visit(&mut state, depth, &mut ctx).0 {
                 continue;
             }
-            buf.clear();
-            problem.children(&task.node, &mut buf);
-            next.extend(buf.drain(..).enumerate().map(|(i, node)| Task {
-                prefix: task.prefix.child(i as u32),
-                depth: depth + 1,
-                node,
-            }));
+            moves.clear();
+            problem.moves(&mut state, &mut moves);
+            for (i, m) in moves.iter().enumerate() {
+                problem.apply(&mut state, m);
+                next.push(Task {
+                    prefix: task.prefix.child(i as u32),
+                    depth: depth + 1,
+                    node: problem.save(&state),
+                });
+                problem.undo(&mut state, m);
+            }
         }
         frontier = next;
         depth += 1;
@@ -450,13 +513,14 @@ pub(crate) fn expand<P: Problem>(
 #[cfg(test)]
 mod test {
     use super::*;
+    use crate::engine::problem::Tree;
 
     /// A path of `len` nodes: every level holds one.
     struct Path {
         len: u32,
     }
 
-    impl Problem for Path {
+    impl Tree for Path {
         type Node = u32;
         fn name(&self) -> &'static str {
             "path"

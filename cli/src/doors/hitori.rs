@@ -1,14 +1,15 @@
 //! Hitori through the front door: `hysolve hitori FILE` and
 //! `hysolve generate hitori ...`.
 
-use crate::door::{Generated, Generator, Job, Puzzle, job};
+use crate::door::{Generated, Generator, Job, Puzzle, drawn};
 use crate::view::{Cell, Fill, Format, Numbers, Picture};
 use clap::FromArgMatches;
 use hysolve::engine::Mode;
 use hysolve::input::{MAX_INPUT_BYTES, read_text};
 use hysolve::problems::PuzzleError;
+use hysolve::problems::hitori::grid::Grid;
 use hysolve::problems::hitori::solution::Solution;
-use hysolve::problems::hitori::{Hitori, generate};
+use hysolve::problems::hitori::{Hitori, generate, verify};
 use std::path::PathBuf;
 use std::time::Instant;
 
@@ -36,7 +37,9 @@ impl Puzzle for Door {
     }
 
     fn build(args: Args, _mode: Mode) -> Result<Box<dyn Job>, PuzzleError> {
-        Ok(job(Hitori::from_file(&args.file)?, None))
+        let hitori = Hitori::from_file(&args.file)?;
+        let grid = hitori.grid().clone();
+        Ok(drawn(hitori, move |text| pretty(&grid, text)))
     }
 
     fn format() -> Option<Format> {
@@ -80,6 +83,29 @@ impl Puzzle for Door {
 }
 
 /// Shaded cells dark, the puzzle's numbers (with `--puzzle`) in each cell.
+/// A solution's numbers for a terminal, its shaded cells in reverse video.
+fn pretty(grid: &Grid, solution: &str) -> Option<String> {
+    let shaded = verify::parse_solution(solution, grid.rows, grid.cols).ok()?;
+    let width = grid.number_width();
+    let mut out = String::new();
+    for r in 0..grid.rows {
+        if r > 0 {
+            out.push('\n');
+        }
+        for c in 0..grid.cols {
+            let text = format!(" {:>width$} ", grid.at(r, c));
+            if shaded[r * grid.cols + c] {
+                out.push_str("\x1b[7m");
+                out.push_str(&text);
+                out.push_str("\x1b[0m");
+            } else {
+                out.push_str(&text);
+            }
+        }
+    }
+    Some(out)
+}
+
 fn picture(s: &Solution) -> Picture {
     Picture::flat(
         s.shaded

@@ -131,7 +131,13 @@ pub(super) fn run<P: Problem>(problem: &Arc<P>, config: &SimConfig) -> Result<Si
                 host_cpus: config.threads,
                 ..RankReport::default()
             };
-            let state = RankState::new(problem.clone(), r, Handle(pool.clone()), report);
+            let state = RankState::new(
+                problem.clone(),
+                config.mode,
+                r,
+                Handle(pool.clone()),
+                report,
+            );
             Rank {
                 state,
                 pool,

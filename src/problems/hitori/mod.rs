@@ -21,7 +21,7 @@ pub mod solution;
 pub(crate) mod solver;
 pub mod verify;
 
-use crate::engine::Problem;
+use crate::engine::Tree;
 use crate::input::{InputError, MAX_INPUT_BYTES, read_text};
 use grid::Grid;
 use solver::{BLACK, Layout, Shading, UNKNOWN, WHITE};
@@ -90,7 +90,7 @@ fn render_cells(cells: &[u8], cols: usize, out: &mut String) {
     }
 }
 
-impl Problem for Hitori {
+impl Tree for Hitori {
     type Node = Option<Shading>;
 
     fn name(&self) -> &'static str {
@@ -130,29 +130,6 @@ impl Problem for Hitori {
         if let Some(s) = node {
             render_cells(&s.cells, self.grid.cols, out);
         }
-    }
-
-    /// The numbers, shaded cells in reverse video, for a terminal.
-    fn pretty(&self, solution: &str) -> Option<String> {
-        let shaded = verify::parse_solution(solution, self.grid.rows, self.grid.cols).ok()?;
-        let width = self.grid.number_width();
-        let mut out = String::new();
-        for r in 0..self.grid.rows {
-            if r > 0 {
-                out.push('\n');
-            }
-            for c in 0..self.grid.cols {
-                let text = format!(" {:>width$} ", self.grid.at(r, c));
-                if shaded[r * self.grid.cols + c] {
-                    out.push_str("\x1b[7m");
-                    out.push_str(&text);
-                    out.push_str("\x1b[0m");
-                } else {
-                    out.push_str(&text);
-                }
-            }
-        }
-        Some(out)
     }
 }
 

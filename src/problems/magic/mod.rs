@@ -23,7 +23,7 @@ pub mod solution;
 pub mod square;
 pub mod verify;
 
-use crate::engine::{Problem, SubtreeCount};
+use crate::engine::{SubtreeCount, Tree};
 use crate::input::read_text;
 use crate::problems::PuzzleError;
 use plan::{MAX_LINES, Plan, Step};
@@ -434,7 +434,7 @@ fn max_sum(b: &Bits, k: usize) -> Option<u32> {
     (k == 0).then_some(sum)
 }
 
-impl Problem for Magic {
+impl Tree for Magic {
     type Node = Option<Box<Square>>;
 
     fn name(&self) -> &'static str {

@@ -239,11 +239,11 @@ mod test {
     use super::super::figure::Figure;
     use super::super::pieces::PieceSet;
     use super::super::{Layout, Pack};
-    use crate::engine::Problem;
+    use crate::engine::Tree;
 
     /// Nodes and solutions of the subtree of `node`, by the engine's
     /// generic walk (`children`, `solution_weight`).
-    fn generic<P: Problem>(p: &P, node: &P::Node) -> (u64, u64) {
+    fn generic<P: Tree>(p: &P, node: &P::Node) -> (u64, u64) {
         let (mut nodes, mut solutions) = (0, 0);
         let mut stack = vec![node.clone()];
         let mut kids = Vec::new();

@@ -39,7 +39,7 @@ pub mod solution;
 pub(crate) mod symmetry;
 pub mod verify;
 
-use crate::engine::{Problem, SubtreeCount};
+use crate::engine::{SubtreeCount, Tree};
 use crate::problems::PuzzleError;
 use bits::Bits;
 use figure::Figure;
@@ -789,7 +789,7 @@ fn gcd_of(a: u32, b: u32) -> u32 {
     if b == 0 { a } else { gcd_of(b, a % b) }
 }
 
-impl<const W: usize> Problem for Pack<W> {
+impl<const W: usize> Tree for Pack<W> {
     type Node = Option<Packing<W>>;
 
     fn name(&self) -> &'static str {

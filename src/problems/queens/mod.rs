@@ -25,7 +25,7 @@ mod symmetry;
 
 pub use solution::verify;
 
-use crate::engine::{Problem, SubtreeCount};
+use crate::engine::{SubtreeCount, Tree};
 use crate::problems::PuzzleError;
 use symmetry::{Bounds, Class, Tally, count_corner, count_side};
 
@@ -182,7 +182,7 @@ fn count_below(all: u32, cols: u32, left: u32, right: u32, rows_left: u32, t: &m
     }
 }
 
-impl Problem for Queens {
+impl Tree for Queens {
     /// A board travels as its three masks, row, class, bound1 and queens.
     const ENCODES: bool = true;
 

@@ -15,7 +15,7 @@
 //! solutions are the very last leaves in child order, behind every dead
 //! subtree (the worst case for `first` mode).
 
-use crate::engine::Problem;
+use crate::engine::Tree;
 use crate::problems::PuzzleError;
 use std::hint::black_box;
 
@@ -125,7 +125,7 @@ impl Synthetic {
     }
 }
 
-impl Problem for Synthetic {
+impl Tree for Synthetic {
     type Node = SynNode;
 
     fn name(&self) -> &'static str {

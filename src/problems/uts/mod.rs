@@ -13,7 +13,7 @@
 
 pub mod params;
 
-use crate::engine::Problem;
+use crate::engine::Tree;
 use params::{Decay, Params, Shape};
 use sha1::{Digest, Sha1};
 
@@ -121,7 +121,7 @@ impl Uts {
     }
 }
 
-impl Problem for Uts {
+impl Tree for Uts {
     type Node = Node;
 
     /// A node travels as its state and depth (24 bytes), however deep it is;

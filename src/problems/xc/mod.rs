@@ -20,7 +20,7 @@ pub mod format;
 pub(crate) mod links;
 pub mod verify;
 
-use crate::engine::{Problem, SubtreeCount};
+use crate::engine::{SubtreeCount, Tree};
 use cursor::{Engine, Template, with_cursor};
 use format::Instance;
 use links::Links;
@@ -138,7 +138,7 @@ impl Xc {
     }
 }
 
-impl Problem for Xc {
+impl Tree for Xc {
     type Node = Partial;
     const ENCODES: bool = true;
 

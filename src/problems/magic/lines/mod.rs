@@ -33,7 +33,7 @@
 
 pub mod half;
 
-use crate::engine::{Problem, SubtreeCount};
+use crate::engine::{SubtreeCount, Tree};
 use crate::problems::PuzzleError;
 use half::{Half, SIDE, SUM, TOP};
 use std::cell::RefCell;
@@ -356,7 +356,7 @@ thread_local! {
     });
 }
 
-impl Problem for Lines {
+impl Tree for Lines {
     type Node = Partial;
 
     const ENCODES: bool = true;
