@@ -8,7 +8,8 @@
 //! The whole problem is the `Problem` impl below, in place: each worker
 //! owns a `Row` that moves down the tree as a number is placed
 //! ([`Problem::apply`]) and back up as it is taken away
-//! ([`Problem::undo`]). Nothing is cloned between nodes, so the search
+//! ([`Problem::undo`]); the moves from a row are listed lazily, one at a
+//! time ([`Problem::next_move`]), as a plain recursion tries them. Nothing is cloned between nodes, so the search
 //! runs at the speed of a plain recursion (`tools/c/langford.c`, side by
 //! side in `make bench`). hysolve adds the threads, the work stealing, the
 //! MPI ranks and the modes. (A problem that prefers values to a state
@@ -49,10 +50,20 @@ struct Place {
     k: u8,
 }
 
+/// Where the listing of a row's moves stands: its first free place `p`,
+/// the next number `k` to try there, and the largest that fits.
+#[derive(Clone, Copy)]
+struct Numbers {
+    p: u8,
+    k: u8,
+    last: u8,
+}
+
 impl Problem for Langford {
     type Node = Row;
     type State = Row;
     type Move = Place;
+    type Moves = Numbers;
 
     fn name(&self) -> &'static str {
         "langford"
@@ -84,29 +95,37 @@ impl Problem for Langford {
         *row
     }
 
-    /// Every number k not yet placed whose two places, the first free
-    /// place p and p + k + 1, are both free. Always in the same order (k
-    /// rising), as the engine requires.
+    /// Starts listing the moves of a row: every number k not yet placed
+    /// whose two places, the first free place p and p + k + 1, are both
+    /// free, k rising (always the same order, as the engine requires).
     #[inline]
-    fn moves(&self, row: &mut Row, out: &mut Vec<Place>) {
-        let (n, taken, placed) = (self.n, row.taken, row.placed);
-        let p = taken.trailing_ones() as usize;
+    fn moves(&self, row: &mut Row) -> Numbers {
+        let p = row.taken.trailing_ones() as usize;
         // k's second place, p + k + 1, must lie in the row.
-        let last = n.min((2 * n).saturating_sub(p + 2));
-        for k in 1..last + 1 {
-            if placed & (1 << k) != 0 || taken & (1 << (p + k + 1)) != 0 {
+        let last = self.n.min((2 * self.n).saturating_sub(p + 2));
+        Numbers {
+            p: p as u8,
+            k: 1,
+            last: last as u8,
+        }
+    }
+
+    #[inline]
+    fn next_move(&self, row: &Row, at: &mut Numbers) -> Option<Place> {
+        while at.k <= at.last {
+            let (p, k) = (at.p, at.k);
+            at.k += 1;
+            if row.placed & (1 << k) != 0 || row.taken & (1 << (p + k + 1)) != 0 {
                 continue;
             }
             // Mirror images: the reversal moves 1's first place p to
             // 2n - 3 - p, never to p itself; keep the smaller of the two.
-            if self.distinct && k == 1 && p + 2 > n {
+            if self.distinct && k == 1 && usize::from(p) + 2 > self.n {
                 continue;
             }
-            out.push(Place {
-                p: p as u8,
-                k: k as u8,
-            });
+            return Some(Place { p, k });
         }
+        None
     }
 
     #[inline]

@@ -25,19 +25,19 @@
 //!     type Node = Bits;   // what a task carries when work is split
 //!     type State = Bits;  // what each worker moves in place
 //!     type Move = u64;    // the next bit
+//!     type Moves = u64;   // the next bit to try: 0, 1, then 2 (none)
 //!     fn name(&self) -> &'static str { "no-adjacent-ones" }
 //!     fn instance(&self) -> String { self.n.to_string() }
 //!     fn root(&self) -> Bits { Bits { len: 0, bits: 0 } }
 //!     fn state(&self, _: Mode) -> Bits { self.root() }
 //!     fn load(&self, s: &mut Bits, node: &Bits) { *s = *node }
 //!     fn save(&self, s: &Bits) -> Bits { *s }
-//!     fn moves(&self, s: &mut Bits, out: &mut Vec<u64>) {
-//!         if s.len < self.n {
-//!             out.push(0);
-//!             if s.bits & 1 == 0 {
-//!                 out.push(1);
-//!             }
-//!         }
+//!     fn moves(&self, s: &mut Bits) -> u64 { if s.len < self.n { 0 } else { 2 } }
+//!     fn next_move(&self, s: &Bits, next: &mut u64) -> Option<u64> {
+//!         let bit = *next;
+//!         *next += 1;
+//!         // A 1 only after a 0.
+//!         (bit == 0 || bit == 1 && s.bits & 1 == 0).then_some(bit)
 //!     }
 //!     fn apply(&self, s: &mut Bits, &bit: &u64) { s.bits = s.bits << 1 | bit; s.len += 1 }
 //!     fn undo(&self, s: &mut Bits, _: &u64) { s.bits >>= 1; s.len -= 1 }

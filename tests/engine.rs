@@ -356,6 +356,7 @@ mod langford {
         type Node = Row;
         type State = Row;
         type Move = (u8, u8);
+        type Moves = u8;
         const ENCODES: bool = E;
         fn encode(&self, row: &Row, out: &mut Vec<u8>) {
             out.extend_from_slice(&row.taken.to_le_bytes());
@@ -391,8 +392,14 @@ mod langford {
         fn save(&self, row: &Row) -> Row {
             *row
         }
-        fn moves(&self, row: &mut Row, out: &mut Vec<(u8, u8)>) {
-            out.extend(fits(self.0, row));
+        /// How many of the moves `fits` lists were given.
+        fn moves(&self, _: &mut Row) -> u8 {
+            0
+        }
+        fn next_move(&self, row: &Row, given: &mut u8) -> Option<(u8, u8)> {
+            let m = fits(self.0, row).nth(*given as usize)?;
+            *given += 1;
+            Some(m)
         }
         fn apply(&self, row: &mut Row, &m: &(u8, u8)) {
             place(row, m);

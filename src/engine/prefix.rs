@@ -64,9 +64,9 @@ impl Prefix {
 /// let mut state = q.state(Mode::All);
 /// q.load(&mut state, &q.root());
 /// for index in [2, 0] {
-///     let mut moves = Vec::new();
-///     q.moves(&mut state, &mut moves);
-///     q.apply(&mut state, &moves[index]);
+///     let mut moves = q.moves(&mut state);
+///     let m = (0..=index).filter_map(|_| q.next_move(&state, &mut moves)).last();
+///     q.apply(&mut state, &m.unwrap());
 /// }
 /// let expected = format!("{:?}", Some(q.save(&state)));
 /// assert_eq!(format!("{:?}", replay(&q, Mode::All, &path)), expected);
@@ -79,12 +79,13 @@ pub fn replay<P: Problem>(problem: &P, mode: Mode, prefix: &Prefix) -> Option<P:
     }
     let mut state = problem.state(mode);
     problem.load(&mut state, &root);
-    let mut moves = Vec::new();
     for &index in &prefix.0 {
-        moves.clear();
-        problem.moves(&mut state, &mut moves);
-        let m = usize::try_from(index).ok().and_then(|i| moves.get(i))?;
-        problem.apply(&mut state, m);
+        let mut moves = problem.moves(&mut state);
+        let mut m = problem.next_move(&state, &mut moves);
+        for _ in 0..index {
+            m = Some(problem.next_move(&state, &mut moves)?);
+        }
+        problem.apply(&mut state, &m?);
     }
     Some(problem.save(&state))
 }

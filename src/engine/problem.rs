@@ -34,6 +34,12 @@ pub trait Problem: Send + Sync + 'static {
     /// One branch from a node to a child.
     type Move: Clone + Send + 'static;
 
+    /// Where the listing of a node's moves stands: a cursor that
+    /// [`Problem::next_move`] advances (the next number to try, an index
+    /// into a list the state holds, ...). Small: one is kept per level of
+    /// the walk.
+    type Moves: Clone + Send + 'static;
+
     /// Whether [`Problem::encode`] and [`Problem::decode`] carry nodes
     /// between ranks. Then work travels as the node itself and a task's
     /// prefix is kept only down to the master's initial depth (its unit):
@@ -78,15 +84,19 @@ pub trait Problem: Send + Sync + 'static {
     /// The node `state` stands on.
     fn save(&self, state: &Self::State) -> Self::Node;
 
-    /// Appends the moves to the children of the node `state` stands on to
-    /// `out`, always in the same order. `out` is the worker's stack of
-    /// moves: it holds the moves of the levels above, which must be left
-    /// alone (append only). Leaves the node as it was (`state` is mutable
-    /// for scratch space only).
-    fn moves(&self, state: &mut Self::State, out: &mut Vec<Self::Move>);
+    /// Starts listing the moves from the node `state` stands on to its
+    /// children. Leaves the node as it was (`state` is mutable for
+    /// scratch space, such as a list of moves the cursor indexes).
+    fn moves(&self, state: &mut Self::State) -> Self::Moves;
+
+    /// The next move of the listing `moves` started, always in the same
+    /// order, or `None` when there is no more. Called with `state` on the
+    /// node [`Problem::moves`] was called on (the walk undoes a move
+    /// before it asks for the next).
+    fn next_move(&self, state: &Self::State, moves: &mut Self::Moves) -> Option<Self::Move>;
 
     /// Moves `state` from a node to its child by `m`, one of the node's
-    /// [`Problem::moves`].
+    /// moves ([`Problem::next_move`]).
     fn apply(&self, state: &mut Self::State, m: &Self::Move);
 
     /// Takes back [`Problem::apply`] of `m`: `state` stands on the parent
@@ -119,25 +129,21 @@ pub trait Problem: Send + Sync + 'static {
         fn below<P: Problem + ?Sized>(
             p: &P,
             state: &mut P::State,
-            moves: &mut Vec<P::Move>,
             depth: u64,
             total: &mut SubtreeCount,
         ) {
             total.nodes += 1;
             total.solutions += p.solution_weight(state);
             total.depth = total.depth.max(Some(depth));
-            let start = moves.len();
-            p.moves(state, moves);
-            for i in start..moves.len() {
-                let m = moves[i].clone();
+            let mut moves = p.moves(state);
+            while let Some(m) = p.next_move(state, &mut moves) {
                 p.apply(state, &m);
-                below(p, state, moves, depth + 1, total);
+                below(p, state, depth + 1, total);
                 p.undo(state, &m);
             }
-            moves.truncate(start);
         }
         let mut total = SubtreeCount::default();
-        below(self, state, &mut Vec::new(), 0, &mut total);
+        below(self, state, 0, &mut total);
         total
     }
 }
@@ -212,12 +218,98 @@ pub trait Tree: Send + Sync + 'static {
     }
 }
 
-/// A [`Tree`] walked in place: the state is the path of nodes from the
-/// task's root, a move is the child itself.
+/// A [`Tree`]'s state: the task's node, the children of each node on the
+/// path down from it, and the child chosen at each level. Nothing is
+/// cloned on the way down: the node the state stands on is the chosen
+/// child in its parent's list.
+///
+/// Public so that a problem whose nodes are values but whose workers need
+/// scratch space of their own can implement [`Problem`] with a state of a
+/// `Path` and its scratch, delegating the moves to the `Path`.
+pub struct Path<N> {
+    root: Option<N>,
+    children: Vec<Vec<N>>,
+    chosen: Vec<u32>,
+}
+
+impl<N> Default for Path<N> {
+    fn default() -> Self {
+        Path {
+            root: None,
+            children: Vec::new(),
+            chosen: Vec::new(),
+        }
+    }
+}
+
+impl<N: Clone> Path<N> {
+    /// The node the state stands on.
+    #[inline]
+    pub fn top(&self) -> &N {
+        match self.chosen.last() {
+            Some(&i) => &self.children[self.chosen.len() - 1][i as usize],
+            None => self
+                .root
+                .as_ref()
+                .expect("the engine loads a node before it walks"),
+        }
+    }
+
+    /// Stands on `node` ([`Problem::load`]).
+    pub fn load(&mut self, node: &N) {
+        self.root = Some(node.clone());
+        self.chosen.clear();
+    }
+
+    /// Lists the children of the node it stands on, by `children` (called
+    /// with the node and an empty list to fill), and starts the listing
+    /// ([`Problem::moves`]).
+    #[inline]
+    pub fn moves(&mut self, children: impl FnOnce(&N, &mut Vec<N>)) -> u32 {
+        let d = self.chosen.len();
+        if self.children.len() <= d {
+            self.children.resize_with(d + 1, Vec::new);
+        }
+        let (above, below) = self.children.split_at_mut(d);
+        let node = match self.chosen.last() {
+            Some(&i) => &above[d - 1][i as usize],
+            None => self.root.as_ref().expect("loaded"),
+        };
+        below[0].clear();
+        children(node, &mut below[0]);
+        0
+    }
+
+    /// The next child's index ([`Problem::next_move`]).
+    #[inline]
+    pub fn next_move(&self, next: &mut u32) -> Option<u32> {
+        let i = *next;
+        ((i as usize) < self.children[self.chosen.len()].len()).then(|| {
+            *next = i + 1;
+            i
+        })
+    }
+
+    /// Goes down to child `i` ([`Problem::apply`]).
+    #[inline]
+    pub fn apply(&mut self, i: u32) {
+        self.chosen.push(i);
+    }
+
+    /// Comes back up ([`Problem::undo`]).
+    #[inline]
+    pub fn undo(&mut self) {
+        self.chosen.pop();
+    }
+}
+
+/// A [`Tree`] walked in place: the state is the path of nodes, a move the
+/// index of a child among the children of the node it leaves.
 impl<T: Tree> Problem for T {
     type Node = T::Node;
-    type State = Vec<T::Node>;
-    type Move = T::Node;
+    type State = Path<T::Node>;
+    type Move = u32;
+    type Moves = u32;
 
     const ENCODES: bool = T::ENCODES;
 
@@ -236,48 +328,44 @@ impl<T: Tree> Problem for T {
     fn root(&self) -> T::Node {
         Tree::root(self)
     }
-    fn state(&self, _: Mode) -> Vec<T::Node> {
-        Vec::new()
+    fn state(&self, _: Mode) -> Path<T::Node> {
+        Path::default()
     }
-    fn load(&self, path: &mut Vec<T::Node>, node: &T::Node) {
-        path.clear();
-        path.push(node.clone());
+    fn load(&self, path: &mut Path<T::Node>, node: &T::Node) {
+        path.load(node)
     }
-    fn save(&self, path: &Vec<T::Node>) -> T::Node {
-        top(path).clone()
-    }
-    #[inline]
-    fn moves(&self, path: &mut Vec<T::Node>, out: &mut Vec<T::Node>) {
-        self.children(top(path), out)
+    fn save(&self, path: &Path<T::Node>) -> T::Node {
+        path.top().clone()
     }
     #[inline]
-    fn apply(&self, path: &mut Vec<T::Node>, child: &T::Node) {
-        path.push(child.clone())
+    fn moves(&self, path: &mut Path<T::Node>) -> u32 {
+        path.moves(|node, out| self.children(node, out))
     }
     #[inline]
-    fn undo(&self, path: &mut Vec<T::Node>, _: &T::Node) {
-        path.pop();
+    fn next_move(&self, path: &Path<T::Node>, next: &mut u32) -> Option<u32> {
+        path.next_move(next)
     }
     #[inline]
-    fn solution_weight(&self, path: &Vec<T::Node>) -> u64 {
-        Tree::solution_weight(self, top(path))
+    fn apply(&self, path: &mut Path<T::Node>, &i: &u32) {
+        path.apply(i)
     }
-    fn render(&self, path: &Vec<T::Node>, out: &mut String) {
-        Tree::render(self, top(path), out)
+    #[inline]
+    fn undo(&self, path: &mut Path<T::Node>, _: &u32) {
+        path.undo()
+    }
+    #[inline]
+    fn solution_weight(&self, path: &Path<T::Node>) -> u64 {
+        Tree::solution_weight(self, path.top())
+    }
+    fn render(&self, path: &Path<T::Node>, out: &mut String) {
+        Tree::render(self, path.top(), out)
     }
     fn count_cutoff(&self) -> Option<usize> {
         Tree::count_cutoff(self)
     }
-    fn count_subtree(&self, path: &mut Vec<T::Node>) -> SubtreeCount {
-        Tree::count_subtree(self, top(path))
+    fn count_subtree(&self, path: &mut Path<T::Node>) -> SubtreeCount {
+        Tree::count_subtree(self, path.top())
     }
-}
-
-/// The node a [`Tree`]'s state stands on.
-#[inline]
-fn top<N>(path: &[N]) -> &N {
-    path.last()
-        .expect("the engine loads a node before it walks")
 }
 
 /// What [`Problem::count_subtree`] found.

@@ -154,34 +154,44 @@ impl<'p, P: Problem> Visitor<'p, P> {
     }
 }
 
-/// One level of the walk: its moves are `moves[start..end]` of the
-/// searcher's stack, `next` the next one to try, so that `moves[next - 1]`
-/// is the move the walk below this level took. A split gives away
-/// `moves[next..end]` and ends the level there by lowering `end`, never
-/// by moving `next`: the move taken is still the one to undo.
-#[derive(Debug, Clone, Copy)]
-struct Level {
-    start: usize,
-    next: usize,
-    end: usize,
+/// One level of the walk: the listing of the moves from the node at this
+/// level (`moves`, advanced by [`Problem::next_move`]), how many it has
+/// given (`given`), and the move the walk below it took (`taken`, to undo
+/// when it comes back). A split gives away the rest of the listing and
+/// marks the level `done`.
+struct Level<P: Problem> {
+    moves: P::Moves,
+    given: u32,
+    taken: Option<P::Move>,
+    done: bool,
+}
+
+impl<P: Problem> Level<P> {
+    #[inline(always)]
+    fn new(moves: P::Moves) -> Self {
+        Level {
+            moves,
+            given: 0,
+            taken: None,
+            done: false,
+        }
+    }
 }
 
 /// Reusable state for walking tasks of one problem: the worker's state,
-/// moved in place, and its stack of moves.
+/// moved in place, and its stack of levels.
 pub(crate) struct Searcher<'p, P: Problem> {
     visitor: Visitor<'p, P>,
     mode: Mode,
-    /// The node the walk stands on: the task's node with the last move
-    /// tried at each level but the deepest applied.
+    /// The node the walk stands on: the task's node with the move taken
+    /// at each level but the deepest applied.
     state: P::State,
     /// A second state, made on the first split, on which split-off
     /// siblings are built (the walk's own stays where it is).
     scratch: Option<P::State>,
-    /// The moves of every level, one level after another.
-    moves: Vec<P::Move>,
-    /// The levels of the walk in progress: `levels[l]` holds the moves to
+    /// The levels of the walk in progress: `levels[l]` lists the moves to
     /// the children of the node at level `l` (the task's node for `l = 0`).
-    levels: Vec<Level>,
+    levels: Vec<Level<P>>,
     /// Nodes to walk before looking for hungry workers again.
     backoff: u32,
 }
@@ -193,7 +203,6 @@ impl<'p, P: Problem> Searcher<'p, P> {
             mode,
             state: problem.state(mode),
             scratch: None,
-            moves: Vec::new(),
             levels: Vec::new(),
             backoff: 0,
         }
@@ -220,20 +229,8 @@ impl<'p, P: Problem> Searcher<'p, P> {
         }
     }
 
-    /// Lays out the moves of the node the state stands on as a new level.
-    #[inline(always)]
-    fn push_level(&mut self) {
-        let start = self.moves.len();
-        self.visitor.problem.moves(&mut self.state, &mut self.moves);
-        self.levels.push(Level {
-            start,
-            next: start,
-            end: self.moves.len(),
-        });
-    }
-
-    /// Starts the walk of `task`: loads its node, visits it and lays out
-    /// its moves. Returns whether there is more to walk (then call
+    /// Starts the walk of `task`: loads its node, visits it and starts
+    /// listing its moves. Returns whether there is more to walk (then call
     /// [`Searcher::resume`] with the same task until it says the walk is
     /// over). A walk paused between `resume` calls is a stack of levels
     /// like any other: it can be split meanwhile only by the walk itself.
@@ -242,17 +239,18 @@ impl<'p, P: Problem> Searcher<'p, P> {
         let v = &mut self.visitor;
         v.counters.depth = deeper(v.counters.depth, v.task_depth);
         v.task_depth = Some(depth0 as u64);
-        self.moves.clear();
         self.levels.clear();
         self.backoff = 0;
         if ctx.stop() {
             return false;
         }
-        self.visitor.problem.load(&mut self.state, &task.node);
+        let problem = self.visitor.problem;
+        problem.load(&mut self.state, &task.node);
         if !self.visitor.visit(&mut self.state, depth0, ctx).0 {
             return false;
         }
-        self.push_level();
+        let moves = problem.moves(&mut self.state);
+        self.levels.push(Level::new(moves));
         true
     }
 
@@ -269,77 +267,113 @@ impl<'p, P: Problem> Searcher<'p, P> {
     ) -> bool {
         let problem = self.visitor.problem;
         let depth0 = task.depth + 1;
-        let pause_at = self.visitor.counters.nodes.saturating_add(budget);
+        let (cutoff, keeps) = (self.visitor.cutoff, self.visitor.keeps_solutions);
+        // The counters live in registers while the walk runs, and go back
+        // to the visitor whenever it returns: `deepest` is the most levels
+        // the walk had when it visited a node (at depth `depth0 + levels`).
+        let Counters {
+            mut nodes,
+            mut solutions,
+            ..
+        } = self.visitor.counters;
+        // One more than the most levels (0: no node visited yet).
+        let mut deepest = 0;
+        let pause_at = nodes.saturating_add(budget);
         let mut poll = 0;
         // The deepest level lives in `cur` while the walk runs, the levels
         // above it in `self.levels`; it goes back there whenever the walk
-        // pauses, splits or ends.
-        let Some(mut cur) = self.levels.pop() else {
+        // pauses or splits.
+        let mut levels = std::mem::take(&mut self.levels);
+        let Some(mut cur) = levels.pop() else {
             return true;
         };
-        loop {
-            if cur.next == cur.end {
-                // This level is done: back up to the node above it.
-                self.moves.truncate(cur.start);
-                let Some(up) = self.levels.pop() else {
-                    return true;
-                };
-                cur = up;
-                problem.undo(&mut self.state, &self.moves[cur.next - 1]);
-                continue;
-            }
-            if self.visitor.counters.nodes >= pause_at {
-                self.levels.push(cur);
-                return false;
+        let over = loop {
+            if nodes >= pause_at {
+                levels.push(cur);
+                break false;
             }
             if poll > 0 {
                 poll -= 1;
             } else {
                 poll = POLL_EVERY;
                 if ctx.stop() {
-                    self.levels.clear();
-                    return true;
+                    levels.clear();
+                    break true;
                 }
                 if self.backoff > 0 {
                     self.backoff = self.backoff.saturating_sub(POLL_EVERY);
                 } else if ctx.wants_work() {
-                    self.levels.push(cur);
+                    levels.push(cur);
+                    self.levels = levels;
                     if !self.split(task, ctx) {
                         self.backoff = SPLIT_BACKOFF;
                     }
-                    cur = self.levels.pop().expect("pushed above");
-                    continue; // the split may have taken the rest of this level
+                    levels = std::mem::take(&mut self.levels);
+                    cur = levels.pop().expect("pushed above");
                 }
             }
-            let i = cur.next;
-            cur.next = i + 1;
-            problem.apply(&mut self.state, &self.moves[i]);
-            let depth = depth0 + self.levels.len();
-            let (deeper, found) = self.visitor.visit(&mut self.state, depth, ctx);
-            if found {
-                poll = 0;
-            }
-            if deeper {
-                let start = self.moves.len();
-                problem.moves(&mut self.state, &mut self.moves);
-                self.levels.push(cur);
-                cur = Level {
-                    start,
-                    next: start,
-                    end: self.moves.len(),
-                };
+            let next = if cur.done {
+                None
             } else {
-                problem.undo(&mut self.state, &self.moves[i]);
+                problem.next_move(&self.state, &mut cur.moves)
+            };
+            let Some(m) = next else {
+                // This level is done: back up to the node above it.
+                let Some(up) = levels.pop() else {
+                    break true;
+                };
+                cur = up;
+                problem.undo(&mut self.state, cur.taken.as_ref().expect("taken"));
+                continue;
+            };
+            cur.given += 1;
+            problem.apply(&mut self.state, &m);
+            // The visit (as `Visitor::visit`, on the counters in registers).
+            let height = levels.len();
+            let depth = depth0 + height;
+            if depth >= cutoff {
+                let sub = problem.count_subtree(&mut self.state);
+                nodes += sub.nodes;
+                solutions += sub.solutions;
+                let v = &mut self.visitor;
+                v.task_depth = deeper(v.task_depth, sub.depth.map(|d| depth as u64 + d));
+                problem.undo(&mut self.state, &m);
+                continue;
             }
+            nodes += 1;
+            deepest = deepest.max(height + 1);
+            let weight = problem.solution_weight(&self.state);
+            if weight > 0 {
+                solutions += weight;
+                if keeps {
+                    let text = &mut self.visitor.text;
+                    text.clear();
+                    problem.render(&self.state, text);
+                    ctx.found(text);
+                    poll = 0;
+                }
+            }
+            let moves = problem.moves(&mut self.state);
+            cur.taken = Some(m);
+            levels.push(std::mem::replace(&mut cur, Level::new(moves)));
+        };
+        self.levels = levels;
+        let v = &mut self.visitor;
+        v.counters.nodes = nodes;
+        v.counters.solutions = solutions;
+        if deepest > 0 {
+            v.task_depth = deeper(v.task_depth, Some((depth0 + deepest - 1) as u64));
         }
+        over
     }
 
     /// Splits off the unexplored siblings at the shallowest level that has
     /// any (the biggest subtrees), and at the levels below it until the
     /// share `ctx.split_size()` asks for is taken, and hands them to `ctx`.
-    /// Returns false when there was nothing to give. The siblings' nodes
-    /// are built on the scratch state, from the task's node down the
-    /// walk's path.
+    /// Returns false when there was nothing to give. The siblings are
+    /// listed and their nodes built on the scratch state, from the task's
+    /// node down the walk's path: each level's listing starts again there
+    /// and skips the moves the walk was given.
     fn split<C: Context<P::Node>>(&mut self, task: &Task<P::Node>, ctx: &mut C) -> bool {
         let problem = self.visitor.problem;
         let (base, depth0) = (&task.prefix, task.depth);
@@ -347,29 +381,33 @@ impl<'p, P: Problem> Searcher<'p, P> {
         // that encodes its nodes, the unit's depth, which the task's own
         // prefix already reaches (a split then copies no path).
         let keep = ctx.prefix_depth();
-        let left: usize = self.levels.iter().map(|v| v.end - v.next).sum();
-        if left == 0 {
-            return false;
-        }
-        let want = match ctx.split_size() {
-            Split::Level => 1,
-            Split::Half => left.div_ceil(2),
-        };
         let mode = self.mode;
         let scratch = self.scratch.get_or_insert_with(|| problem.state(mode));
         problem.load(scratch, &task.node);
+        let split = ctx.split_size();
         let mut path: Vec<u32> = Vec::new();
-        let mut tasks: Vec<Task<P::Node>> = Vec::new();
-        for level in &mut self.levels {
-            if level.next < level.end {
-                let depth = depth0 + path.len() + 1;
+        // The unexplored siblings of each level, shallowest first (for
+        // `Split::Level`, only down to the first level that has any).
+        let mut siblings: Vec<(usize, Vec<Task<P::Node>>)> = Vec::new();
+        let last = self.levels.len() - 1;
+        for (l, level) in self.levels.iter().enumerate() {
+            let listing = problem.moves(scratch);
+            if !level.done {
+                let depth = depth0 + l + 1;
                 let above = (base.depth() < keep).then(|| base.join(&path));
-                for (k, m) in self.moves[level.next..level.end].iter().enumerate() {
-                    problem.apply(scratch, m);
+                let mut moves = listing;
+                let mut index = 0;
+                let mut here = Vec::new();
+                while let Some(m) = problem.next_move(scratch, &mut moves) {
+                    index += 1;
+                    if index <= level.given {
+                        continue;
+                    }
+                    problem.apply(scratch, &m);
                     let node = problem.save(scratch);
-                    problem.undo(scratch, m);
-                    let index = (level.next - level.start + k) as u32;
-                    tasks.push(Task {
+                    problem.undo(scratch, &m);
+                    let index = index - 1;
+                    here.push(Task {
                         prefix: match &above {
                             Some(above) if depth <= keep => above.child(index),
                             Some(above) => above.child(index).truncated(keep),
@@ -379,17 +417,39 @@ impl<'p, P: Problem> Searcher<'p, P> {
                         node,
                     });
                 }
-                // The level ends here; `next - 1` still names the move
-                // the walk below it took (and will undo).
-                level.end = level.next;
-                if tasks.len() >= want {
+                let found = !here.is_empty();
+                siblings.push((l, here));
+                if found && split == Split::Level {
                     break;
                 }
             }
-            if level.next > level.start {
-                problem.apply(scratch, &self.moves[level.next - 1]);
-                path.push((level.next - 1 - level.start) as u32);
+            if l < last {
+                let taken = level
+                    .taken
+                    .as_ref()
+                    .expect("a level above the deepest took a move");
+                problem.apply(scratch, taken);
+                path.push(level.given - 1);
             }
+        }
+        // Half of everything unexplored, whole levels shallowest first.
+        let left: usize = siblings.iter().map(|(_, here)| here.len()).sum();
+        let want = match split {
+            Split::Level => 1,
+            Split::Half => left.div_ceil(2),
+        };
+        let mut tasks: Vec<Task<P::Node>> = Vec::new();
+        for (l, here) in siblings {
+            if tasks.len() >= want {
+                break;
+            }
+            // Nothing of this level is the walk's any more; a level that
+            // had nothing left is as done.
+            self.levels[l].done = true;
+            tasks.extend(here);
+        }
+        if tasks.is_empty() {
+            return false;
         }
         ctx.donate(tasks);
         true
@@ -476,7 +536,6 @@ pub(crate) fn expand<P: Problem>(
     }];
     let mut depth = 0;
     let mut state = problem.state(mode);
-    let mut moves = Vec::new();
     let budget = target.saturating_mul(EXPANSION_NODES_PER_TARGET) as u64;
     while frontier.len() < target && depth < visitor.cutoff && visitor.counters.nodes < budget {
         let mut next = Vec::new();
@@ -485,16 +544,17 @@ pub(crate) fn expand<P: Problem>(
             if !visitor.visit(&mut state, depth, &mut ctx).0 {
                 continue;
             }
-            moves.clear();
-            problem.moves(&mut state, &mut moves);
-            for (i, m) in moves.iter().enumerate() {
-                problem.apply(&mut state, m);
+            let mut moves = problem.moves(&mut state);
+            let mut i = 0;
+            while let Some(m) = problem.next_move(&state, &mut moves) {
+                problem.apply(&mut state, &m);
                 next.push(Task {
-                    prefix: task.prefix.child(i as u32),
+                    prefix: task.prefix.child(i),
                     depth: depth + 1,
                     node: problem.save(&state),
                 });
-                problem.undo(&mut state, m);
+                problem.undo(&mut state, &m);
+                i += 1;
             }
         }
         frontier = next;

@@ -21,10 +21,10 @@ pub mod solution;
 pub(crate) mod solver;
 pub mod verify;
 
-use crate::engine::Tree;
+use crate::engine::{self, Mode, Problem};
 use crate::input::{InputError, MAX_INPUT_BYTES, read_text};
 use grid::Grid;
-use solver::{BLACK, Layout, Shading, UNKNOWN, WHITE};
+use solver::{BLACK, Layout, Scratch, Shading, UNKNOWN, WHITE};
 use std::path::Path;
 
 /// A Hitori instance, ready to search.
@@ -50,7 +50,10 @@ impl Hitori {
                 .map(|i| (i, WHITE)),
         );
         let mut root = layout.blank();
-        let root = layout.decide(&mut root, &opening, true).ok().map(|()| root);
+        let root = layout
+            .decide(&mut root, &opening, true, &mut Scratch::default())
+            .ok()
+            .map(|()| root);
         Hitori {
             name: name.into(),
             grid,
@@ -90,8 +93,41 @@ fn render_cells(cells: &[u8], cols: usize, out: &mut String) {
     }
 }
 
-impl Tree for Hitori {
+impl Hitori {
+    /// The shadings that decide the first undecided cell `s` branches on,
+    /// black first, each propagated (in the buffers `sc`); none where
+    /// propagation fails.
+    fn children(&self, node: &Option<Shading>, out: &mut Vec<Option<Shading>>, sc: &mut Scratch) {
+        let Some(s) = node else { return };
+        let Some(cell) = self.layout.branch_cell(s) else {
+            return;
+        };
+        for colour in [BLACK, WHITE] {
+            let mut child = s.clone();
+            if self
+                .layout
+                .decide(&mut child, &[(cell, colour)], false, sc)
+                .is_ok()
+            {
+                out.push(Some(child));
+            }
+        }
+    }
+}
+
+/// A worker's state: the path of shadings it stands on, and its buffers
+/// for the propagation.
+pub struct Walker {
+    path: engine::Path<Option<Shading>>,
+    scratch: Scratch,
+}
+
+impl Problem for Hitori {
     type Node = Option<Shading>;
+    type State = Walker;
+    /// A child's index: 0 for the first colour that propagates.
+    type Move = u32;
+    type Moves = u32;
 
     fn name(&self) -> &'static str {
         "hitori"
@@ -105,29 +141,44 @@ impl Tree for Hitori {
         self.root.clone()
     }
 
-    fn children(&self, node: &Self::Node, out: &mut Vec<Self::Node>) {
-        let Some(s) = node else { return };
-        let Some(cell) = self.layout.branch_cell(s) else {
-            return;
-        };
-        for colour in [BLACK, WHITE] {
-            let mut child = s.clone();
-            if self
-                .layout
-                .decide(&mut child, &[(cell, colour)], false)
-                .is_ok()
-            {
-                out.push(Some(child));
-            }
+    fn state(&self, _: Mode) -> Walker {
+        Walker {
+            path: engine::Path::default(),
+            scratch: Scratch::default(),
         }
     }
 
-    fn solution_weight(&self, node: &Self::Node) -> u64 {
-        node.as_ref().is_some_and(|s| s.unknown == 0) as u64
+    fn load(&self, w: &mut Walker, node: &Self::Node) {
+        w.path.load(node)
     }
 
-    fn render(&self, node: &Self::Node, out: &mut String) {
-        if let Some(s) = node {
+    fn save(&self, w: &Walker) -> Self::Node {
+        w.path.top().clone()
+    }
+
+    fn moves(&self, w: &mut Walker) -> u32 {
+        let Walker { path, scratch } = w;
+        path.moves(|node, out| self.children(node, out, scratch))
+    }
+
+    fn next_move(&self, w: &Walker, next: &mut u32) -> Option<u32> {
+        w.path.next_move(next)
+    }
+
+    fn apply(&self, w: &mut Walker, &i: &u32) {
+        w.path.apply(i)
+    }
+
+    fn undo(&self, w: &mut Walker, _: &u32) {
+        w.path.undo()
+    }
+
+    fn solution_weight(&self, w: &Walker) -> u64 {
+        w.path.top().as_ref().is_some_and(|s| s.unknown == 0) as u64
+    }
+
+    fn render(&self, w: &Walker, out: &mut String) {
+        if let Some(s) = w.path.top() {
             render_cells(&s.cells, self.grid.cols, out);
         }
     }

@@ -37,7 +37,6 @@
 //! than u, and a loose b has none.
 
 use super::grid::Grid;
-use std::cell::RefCell;
 
 pub(crate) const UNKNOWN: u8 = 0;
 pub(crate) const WHITE: u8 = 1;
@@ -66,18 +65,15 @@ pub struct Shading {
     pub black: u32,
 }
 
-/// Per-thread buffers of the propagation, kept between calls so that the
-/// search allocates nothing but the children it returns.
+/// A worker's buffers for the propagation (part of its state), kept
+/// between calls so that the search allocates nothing but the children it
+/// returns.
 #[derive(Default)]
-struct Scratch {
+pub(crate) struct Scratch {
     queue: Vec<u32>,
     disc: Vec<u32>,
     low: Vec<u32>,
     stack: Vec<(u32, u8)>,
-}
-
-thread_local! {
-    static SCRATCH: RefCell<Scratch> = RefCell::new(Scratch::default());
 }
 
 /// Where a contradiction was met: the branch is dead.
@@ -169,22 +165,21 @@ impl Layout {
         }
     }
 
-    /// Decides `cells` (each with its colour), then propagates to a fixpoint.
-    /// `s` must be the result of an earlier propagation, or `first` set.
+    /// Decides `cells` (each with its colour), then propagates to a fixpoint,
+    /// in the buffers `sc`. `s` must be the result of an earlier
+    /// propagation, or `first` set.
     pub(crate) fn decide(
         &self,
         s: &mut Shading,
         cells: &[(usize, u8)],
         first: bool,
+        sc: &mut Scratch,
     ) -> Result<(), Dead> {
-        SCRATCH.with(|scratch| {
-            let sc = &mut *scratch.borrow_mut();
-            sc.queue.clear();
-            for &(i, colour) in cells {
-                assign(s, i, colour, &mut sc.queue)?;
-            }
-            self.propagate(s, sc, first)
-        })
+        sc.queue.clear();
+        for &(i, colour) in cells {
+            assign(s, i, colour, &mut sc.queue)?;
+        }
+        self.propagate(s, sc, first)
     }
 
     /// Whether the black cell `b` touches the border or a black cell diagonally.

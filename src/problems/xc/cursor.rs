@@ -1,15 +1,12 @@
-//! Each worker thread's own copy of the search structure, at the node it
-//! last looked at, and the moves between nodes named by their paths.
-//!
-//! The engine hands a problem nodes in depth-first order (and, now and
-//! then, a stolen one from elsewhere in the tree), so moving the structure
-//! from the node before to the next one undoes the options the two paths
-//! do not share and applies the new ones: one option down, or a few up and
-//! one down, on average a constant number per node visited.
+//! A worker's own copy of the search structure (part of its state), at
+//! the node it stands on, and the moves between nodes: one option down
+//! ([`Cursor::push`]) or up ([`Cursor::pop`]), or to a node named by its
+//! path ([`Cursor::goto`]: it undoes the options the two paths do not
+//! share and applies the new ones, so a task near the last one walked
+//! costs a few moves).
 
 use super::bits::{Bits, Table};
 use super::links::{Below, Links};
-use std::cell::RefCell;
 use std::sync::Arc;
 
 /// Which structure searches an instance.
@@ -65,7 +62,8 @@ pub struct Cursor {
 }
 
 impl Cursor {
-    fn new(template: &Template) -> Cursor {
+    /// A structure with nothing chosen.
+    pub fn new(template: &Template) -> Cursor {
         Cursor {
             state: match template {
                 Template::Links(l) => State::Links(l.clone(), Vec::new()),
@@ -99,6 +97,31 @@ impl Cursor {
         }
     }
 
+    /// Chooses option `k`, one of [`Cursor::branches`]: one level down.
+    #[inline]
+    pub fn push(&mut self, k: u32) {
+        match &mut self.state {
+            State::Links(l, _) => l.apply(k),
+            State::Bits(b) => b.apply(k),
+        }
+        self.applied.push(k);
+    }
+
+    /// Takes back the last option chosen: one level up.
+    #[inline]
+    pub fn pop(&mut self) {
+        let k = self.applied.pop().expect("an option to take back");
+        match &mut self.state {
+            State::Links(l, _) => l.undo(k),
+            State::Bits(b) => b.undo(),
+        }
+    }
+
+    /// The options chosen, root first.
+    pub fn path(&self) -> &[u32] {
+        &self.applied
+    }
+
     /// The options to try at the current node, in order.
     pub fn branches(&self, out: &mut Vec<u32>) {
         match &self.state {
@@ -114,36 +137,4 @@ impl Cursor {
             State::Bits(b) => b.count_below(),
         }
     }
-}
-
-/// A worker's cursor, for the instance `id` names, and scratch space.
-struct Slot {
-    id: u64,
-    cursor: Cursor,
-    scratch: Vec<u32>,
-}
-
-thread_local! {
-    static SLOT: RefCell<Option<Slot>> = const { RefCell::new(None) };
-}
-
-/// Runs `f` on this thread's cursor for instance `id`, made from
-/// `template` the first time this thread meets the instance.
-pub fn with_cursor<R>(
-    id: u64,
-    template: &Template,
-    f: impl FnOnce(&mut Cursor, &mut Vec<u32>) -> R,
-) -> R {
-    SLOT.with(|slot| {
-        let mut slot = slot.borrow_mut();
-        if slot.as_ref().is_none_or(|s| s.id != id) {
-            *slot = Some(Slot {
-                id,
-                cursor: Cursor::new(template),
-                scratch: Vec::new(),
-            });
-        }
-        let s = slot.as_mut().expect("just filled");
-        f(&mut s.cursor, &mut s.scratch)
-    })
 }

@@ -3,16 +3,15 @@
 //! secondary item at most once, or, where coloured, only by options that
 //! agree on its colour.
 //!
-//! The search is Knuth's dancing links with colours (`links`): branch on
-//! the primary item with fewest options left, cover and uncover in place.
-//! A structure searched in place does not fit the engine's value nodes as
-//! it is, so a node is named by its path, the options chosen so far, and
-//! every worker thread keeps its own copy of the structure, moved from node
-//! to node by undoing and applying options ([`cursor`]). The engine walks,
-//! splits and donates paths as it would any node; because it walks depth
-//! first, consecutive nodes differ by one option down or a few up, and a
-//! stolen path is replayed once. Below the count cut-off the worker counts
-//! in place with no path at all (`links::Links::count_below`).
+//! The search is Knuth's dancing links with colours (`links`), or bitsets
+//! over the options where they fit (`bits`): branch on the primary item
+//! with fewest options left, cover and uncover in place. Each worker's
+//! state is its own copy of the structure ([`cursor`]), moved by the
+//! engine from node to node by applying and undoing options; a task
+//! carries its path, the options chosen so far, and a worker that takes
+//! it moves its structure there once. Below the count cut-off the worker
+//! counts in place (`links::Links::count_below`, `bits::Bits::count_below`),
+//! on the same tree.
 
 pub mod bits;
 pub mod cursor;
@@ -20,12 +19,11 @@ pub mod format;
 pub(crate) mod links;
 pub mod verify;
 
-use crate::engine::{SubtreeCount, Tree};
-use cursor::{Engine, Template, with_cursor};
+use crate::engine::{Mode, Problem, SubtreeCount};
+use cursor::{Cursor, Engine, Template};
 use format::Instance;
 use links::Links;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, Ordering};
 
 /// A partial solution: the options chosen, in the order chosen, and how
 /// many primary items they cover.
@@ -40,8 +38,6 @@ pub struct Partial {
 /// An exact-cover instance ready to search.
 #[derive(Debug)]
 pub struct Xc {
-    /// Names the instance in the worker threads' cursors.
-    id: u64,
     name: String,
     /// The instance as read.
     pub instance: Instance,
@@ -51,9 +47,6 @@ pub struct Xc {
     primaries: Vec<u32>,
     cutoff: usize,
 }
-
-/// Tells instances apart in the cursors (a fresh number per instance).
-static NEXT_ID: AtomicU64 = AtomicU64::new(0);
 
 /// Nodes at which the count cut-off is deep enough: the tree is expanded
 /// breadth-first (at build time) until a level holds this many.
@@ -83,7 +76,6 @@ impl Xc {
             })
             .collect();
         let mut xc = Xc {
-            id: NEXT_ID.fetch_add(1, Ordering::Relaxed),
             name,
             instance,
             template,
@@ -99,6 +91,7 @@ impl Xc {
     /// walks and splits, below it a worker counts in place. Enough subtrees
     /// for every worker to find work, each mostly counted in place.
     fn probe_cutoff(&self) -> usize {
+        let mut state = self.state(Mode::Count);
         let mut level = vec![self.root()];
         let mut next = Vec::new();
         let mut visited = 0;
@@ -107,7 +100,13 @@ impl Xc {
             next.clear();
             for node in &level {
                 visited += 1;
-                self.children(node, &mut next);
+                self.load(&mut state, node);
+                let mut moves = self.moves(&mut state);
+                while let Some(k) = self.next_move(&state, &mut moves) {
+                    self.apply(&mut state, &k);
+                    next.push(self.save(&state));
+                    self.undo(&mut state, &k);
+                }
             }
             if next.is_empty() {
                 break;
@@ -138,8 +137,21 @@ impl Xc {
     }
 }
 
-impl Tree for Xc {
+/// A worker's state: its structure at the node it stands on, the
+/// primary items covered there, and the options to try at each level.
+pub struct Walker {
+    cursor: Cursor,
+    covered: u32,
+    branches: Vec<Vec<u32>>,
+}
+
+impl Problem for Xc {
     type Node = Partial;
+    type State = Walker;
+    /// An option.
+    type Move = u32;
+    /// The next of the level's branches to try.
+    type Moves = u32;
     const ENCODES: bool = true;
 
     fn encode(&self, node: &Partial, out: &mut Vec<u8>) {
@@ -190,46 +202,79 @@ impl Tree for Xc {
         }
     }
 
-    fn children(&self, node: &Partial, out: &mut Vec<Partial>) {
-        with_cursor(self.id, &self.template, |cursor, scratch| {
-            cursor.goto(&node.path);
-            scratch.clear();
-            cursor.branches(scratch);
-            out.extend(scratch.iter().map(|&k| {
-                let mut path = Vec::with_capacity(node.path.len() + 1);
-                path.extend_from_slice(&node.path);
-                path.push(k);
-                Partial {
-                    path,
-                    covered: node.covered + self.primaries[k as usize],
-                }
-            }));
-        });
+    fn state(&self, _: Mode) -> Walker {
+        Walker {
+            cursor: Cursor::new(&self.template),
+            covered: 0,
+            branches: Vec::new(),
+        }
     }
 
-    fn solution_weight(&self, node: &Partial) -> u64 {
-        (node.covered as usize == self.instance.primary) as u64
+    fn load(&self, w: &mut Walker, node: &Partial) {
+        w.cursor.goto(&node.path);
+        w.covered = node.covered;
+    }
+
+    fn save(&self, w: &Walker) -> Partial {
+        Partial {
+            path: w.cursor.path().to_vec(),
+            covered: w.covered,
+        }
+    }
+
+    /// The options covering the item branched on, into the list of this
+    /// level.
+    #[inline]
+    fn moves(&self, w: &mut Walker) -> u32 {
+        let d = w.cursor.path().len();
+        if w.branches.len() <= d {
+            w.branches.resize_with(d + 1, Vec::new);
+        }
+        w.branches[d].clear();
+        w.cursor.branches(&mut w.branches[d]);
+        0
+    }
+
+    #[inline]
+    fn next_move(&self, w: &Walker, next: &mut u32) -> Option<u32> {
+        let k = *w.branches[w.cursor.path().len()].get(*next as usize)?;
+        *next += 1;
+        Some(k)
+    }
+
+    #[inline]
+    fn apply(&self, w: &mut Walker, &k: &u32) {
+        w.cursor.push(k);
+        w.covered += self.primaries[k as usize];
+    }
+
+    #[inline]
+    fn undo(&self, w: &mut Walker, &k: &u32) {
+        w.cursor.pop();
+        w.covered -= self.primaries[k as usize];
+    }
+
+    fn solution_weight(&self, w: &Walker) -> u64 {
+        (w.covered as usize == self.instance.primary) as u64
     }
 
     /// The options of the solution, one per line as the input spells them,
     /// in the input's order.
-    fn render(&self, node: &Partial, out: &mut String) {
-        out.push_str(&self.options_text(&node.path).join("\n"));
+    fn render(&self, w: &Walker, out: &mut String) {
+        out.push_str(&self.options_text(w.cursor.path()).join("\n"));
     }
 
     fn count_cutoff(&self) -> Option<usize> {
         Some(self.cutoff)
     }
 
-    fn count_subtree(&self, node: &Partial) -> SubtreeCount {
-        with_cursor(self.id, &self.template, |cursor, _| {
-            cursor.goto(&node.path);
-            let below = cursor.count_below();
-            SubtreeCount {
-                solutions: self.solution_weight(node) + below.solutions,
-                nodes: 1 + below.nodes,
-                depth: Some(below.depth),
-            }
-        })
+    fn count_subtree(&self, w: &mut Walker) -> SubtreeCount {
+        let weight = self.solution_weight(w);
+        let below = w.cursor.count_below();
+        SubtreeCount {
+            solutions: weight + below.solutions,
+            nodes: 1 + below.nodes,
+            depth: Some(below.depth),
+        }
     }
 }

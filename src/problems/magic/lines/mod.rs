@@ -33,10 +33,9 @@
 
 pub mod half;
 
-use crate::engine::{SubtreeCount, Tree};
+use crate::engine::{Mode, Path, Problem, SubtreeCount};
 use crate::problems::PuzzleError;
 use half::{Half, SIDE, SUM, TOP};
-use std::cell::RefCell;
 
 use super::square::Given;
 
@@ -348,16 +347,84 @@ struct Join {
     touched: Vec<u16>,
 }
 
-thread_local! {
-    /// One join table per worker thread, reused by every subtree it counts.
-    static JOIN: RefCell<Join> = RefCell::new(Join {
-        counts: vec![0; 1 << 16],
-        touched: Vec::with_capacity(4096),
-    });
+impl Join {
+    fn new() -> Join {
+        Join {
+            counts: vec![0; 1 << 16],
+            touched: Vec::with_capacity(4096),
+        }
+    }
 }
 
-impl Tree for Lines {
+/// A worker's state: the path of partial squares it stands on, and its
+/// own join table (used by every subtree it counts).
+pub struct Walker {
+    path: Path<Partial>,
+    join: Join,
+}
+
+impl Lines {
+    /// The children of `s`, in order: lines of numbers, then at the
+    /// last level the squares the join finds.
+    fn children(&self, s: &Partial, out: &mut Vec<Partial>) {
+        if s.level != AT_ANTI {
+            self.each_child(s, |c| out.push(c.clone()));
+            return;
+        }
+        // Every side half with its numbers, sorted by their set (stably:
+        // the order of the walk within a set), then each top half with
+        // every side half that holds the other 8 numbers.
+        let (free, index) = Self::index(s);
+        let allowed = &self.allowed;
+        let mut sides: Vec<(u16, [u8; 8])> = Vec::new();
+        half::each(&SIDE, free, SIDE.sums(&s.v), allowed, &index, |set, v| {
+            sides.push((set, v))
+        });
+        sides.sort_by_key(|&(set, _)| set);
+        half::each(&TOP, free, TOP.sums(&s.v), allowed, &index, |set, top| {
+            let want = !set;
+            let from = sides.partition_point(|&(s, _)| s < want);
+            for &(_, side) in sides[from..].iter().take_while(|&&(s, _)| s == want) {
+                let mut square = s.clone();
+                square.level = FULL;
+                for (cell, v) in TOP.cells.into_iter().zip(top) {
+                    square.v[cell] = v;
+                }
+                for (cell, v) in SIDE.cells.into_iter().zip(side) {
+                    square.v[cell] = v;
+                }
+                out.push(square);
+            }
+        });
+    }
+
+    /// How many squares `s` stands for: 0 before it is full.
+    fn square_weight(&self, s: &Partial) -> u64 {
+        if s.level == FULL { self.weight(s) } else { 0 }
+    }
+
+    /// `s` as rows of numbers.
+    fn render_square(&self, s: &Partial, out: &mut String) {
+        for (r, row) in s.v.chunks(5).enumerate() {
+            if r > 0 {
+                out.push('\n');
+            }
+            for (c, v) in row.iter().enumerate() {
+                if c > 0 {
+                    out.push(' ');
+                }
+                out.push_str(&format!("{v:>2}"));
+            }
+        }
+    }
+}
+
+impl Problem for Lines {
     type Node = Partial;
+    type State = Walker;
+    /// A child's index among its parent's.
+    type Move = u32;
+    type Moves = u32;
 
     const ENCODES: bool = true;
 
@@ -392,54 +459,43 @@ impl Tree for Lines {
         }
     }
 
-    fn children(&self, s: &Partial, out: &mut Vec<Partial>) {
-        if s.level != AT_ANTI {
-            self.each_child(s, |c| out.push(c.clone()));
-            return;
+    fn state(&self, _: Mode) -> Walker {
+        Walker {
+            path: Path::default(),
+            join: Join::new(),
         }
-        // Every side half with its numbers, sorted by their set (stably:
-        // the order of the walk within a set), then each top half with
-        // every side half that holds the other 8 numbers.
-        let (free, index) = Self::index(s);
-        let allowed = &self.allowed;
-        let mut sides: Vec<(u16, [u8; 8])> = Vec::new();
-        half::each(&SIDE, free, SIDE.sums(&s.v), allowed, &index, |set, v| {
-            sides.push((set, v))
-        });
-        sides.sort_by_key(|&(set, _)| set);
-        half::each(&TOP, free, TOP.sums(&s.v), allowed, &index, |set, top| {
-            let want = !set;
-            let from = sides.partition_point(|&(s, _)| s < want);
-            for &(_, side) in sides[from..].iter().take_while(|&&(s, _)| s == want) {
-                let mut square = s.clone();
-                square.level = FULL;
-                for (cell, v) in TOP.cells.into_iter().zip(top) {
-                    square.v[cell] = v;
-                }
-                for (cell, v) in SIDE.cells.into_iter().zip(side) {
-                    square.v[cell] = v;
-                }
-                out.push(square);
-            }
-        });
     }
 
-    fn solution_weight(&self, s: &Partial) -> u64 {
-        if s.level == FULL { self.weight(s) } else { 0 }
+    fn load(&self, w: &mut Walker, node: &Partial) {
+        w.path.load(node)
     }
 
-    fn render(&self, s: &Partial, out: &mut String) {
-        for (r, row) in s.v.chunks(5).enumerate() {
-            if r > 0 {
-                out.push('\n');
-            }
-            for (c, v) in row.iter().enumerate() {
-                if c > 0 {
-                    out.push(' ');
-                }
-                out.push_str(&format!("{v:>2}"));
-            }
-        }
+    fn save(&self, w: &Walker) -> Partial {
+        w.path.top().clone()
+    }
+
+    fn moves(&self, w: &mut Walker) -> u32 {
+        w.path.moves(|s, out| self.children(s, out))
+    }
+
+    fn next_move(&self, w: &Walker, next: &mut u32) -> Option<u32> {
+        w.path.next_move(next)
+    }
+
+    fn apply(&self, w: &mut Walker, &i: &u32) {
+        w.path.apply(i)
+    }
+
+    fn undo(&self, w: &mut Walker, _: &u32) {
+        w.path.undo()
+    }
+
+    fn solution_weight(&self, w: &Walker) -> u64 {
+        self.square_weight(w.path.top())
+    }
+
+    fn render(&self, w: &Walker, out: &mut String) {
+        self.render_square(w.path.top(), out)
     }
 
     /// Each ordered main diagonal is a task (a few thousand per centre,
@@ -449,13 +505,15 @@ impl Tree for Lines {
         Some(self.cutoff as usize)
     }
 
-    fn count_subtree(&self, s: &Partial) -> SubtreeCount {
+    fn count_subtree(&self, w: &mut Walker) -> SubtreeCount {
+        let Walker { path, join } = w;
+        let s = path.top();
         let mut total = SubtreeCount {
             nodes: 1,
-            solutions: self.solution_weight(s),
+            solutions: self.square_weight(s),
             depth: None,
         };
-        JOIN.with(|join| self.count_below(s, &mut total, &mut join.borrow_mut()));
+        self.count_below(s, &mut total, join);
         total
     }
 }
@@ -565,7 +623,9 @@ mod tests {
         }
         for (distinct, weight) in [(false, 32), (true, 4)] {
             let folded = Lines::new(Given::empty(5).unwrap(), "e", distinct, true).unwrap();
-            let total = folded.count_subtree(&node);
+            let mut state = folded.state(Mode::Count);
+            folded.load(&mut state, &node);
+            let total = folded.count_subtree(&mut state);
             assert_eq!(total.solutions, weight * kept, "distinct {distinct}");
         }
         let kept = every.iter().filter(|sq| canonical(sq)).count() as u64;
@@ -579,7 +639,7 @@ mod tests {
             out.clear();
             distinct.children(anti, &mut out);
             for sq in &out {
-                assert_eq!(distinct.solution_weight(sq), 1);
+                assert_eq!(distinct.square_weight(sq), 1);
                 let v: Vec<u16> = sq.v.iter().map(|&x| x.into()).collect();
                 assert!(canonical(&v) && every.contains(&v));
                 listed += 1;
