@@ -287,7 +287,7 @@ mod test {
     use super::*;
     use crate::cluster::protocol::RankReport;
     use crate::cluster::sink::Callback;
-    use crate::engine::{Tree, sequential};
+    use crate::engine::sequential;
     use crate::problems::queens::Queens;
     use std::collections::VecDeque;
     use std::sync::Arc;
@@ -322,7 +322,9 @@ mod test {
                 Message::Work { pieces, .. } => {
                     for piece in pieces {
                         let task = piece.task(&q, Mode::Count).unwrap();
-                        let c = Tree::count_subtree(&q, &task.node);
+                        let mut state = q.state(Mode::Count);
+                        q.load(&mut state, &task.node);
+                        let c = q.count_subtree(&mut state);
                         done[to].nodes += c.nodes;
                         done[to].solutions += c.solutions;
                     }

@@ -25,7 +25,7 @@ mod symmetry;
 
 pub use solution::verify;
 
-use crate::engine::{SubtreeCount, Tree};
+use crate::engine::{Mode, Path, Problem, SubtreeCount};
 use crate::problems::PuzzleError;
 use symmetry::{Bounds, Class, Tally, count_corner, count_side};
 
@@ -87,9 +87,10 @@ impl Board {
 }
 
 impl Queens {
-    /// An instance on an n x n board. `symmetric` searches one board of
-    /// each symmetry class, counted with its class's size (for counting
-    /// only: boards are then missing from the tree).
+    /// An instance on an n x n board. With `symmetric`, a count searches
+    /// one board of each symmetry class, counted with its class's size
+    /// (counting only: the other modes list every board, whatever
+    /// `symmetric` says; the tree is the mode's, [`Problem::state`]).
     ///
     /// ```
     /// use hysolve::problems::queens::Queens;
@@ -182,7 +183,116 @@ fn count_below(all: u32, cols: u32, left: u32, right: u32, rows_left: u32, t: &m
     }
 }
 
-impl Tree for Queens {
+impl Queens {
+    /// The boards with a queen more, in the tree of a count that folds
+    /// symmetric boards (`symmetric`, only where `self.symmetric`) or of a
+    /// plain walk.
+    fn children(&self, b: &Board, out: &mut Vec<Board>, symmetric: bool) {
+        let y = b.row as u32;
+        if y == self.n {
+            return;
+        }
+        if symmetric && y == 0 {
+            return self.classes(b, out);
+        }
+        let free = self.all & !(b.cols | b.left | b.right);
+        let mut free = match b.class {
+            Class::Plain => free,
+            Class::Corner => self.bounds(b).corner(y, free),
+            Class::Side => self.bounds(b).side(y, b.cols, free),
+        };
+        while free != 0 {
+            let bit = free & free.wrapping_neg();
+            free ^= bit;
+            out.push(b.place(bit, self.all));
+        }
+    }
+
+    /// How many solutions `b` stands for: 0 until it is complete.
+    fn weight(&self, b: &Board) -> u64 {
+        if b.row as u32 != self.n {
+            return 0;
+        }
+        match b.class {
+            Class::Plain => 1,
+            Class::Corner => 8,
+            Class::Side => self.bounds(b).check(&b.bits()[..self.n as usize]),
+        }
+    }
+
+    /// `b` as rows of `.` and `Q`.
+    fn draw(&self, b: &Board, out: &mut String) {
+        for row in 0..self.n as usize {
+            if row > 0 {
+                out.push('\n');
+            }
+            for col in 0..self.n as u8 {
+                out.push(if b.queens[row] == col { 'Q' } else { '.' });
+            }
+        }
+    }
+
+    /// Counts the subtree of `b` (of a count that folds symmetric
+    /// boards, or not), itself included.
+    fn count_board(&self, b: &Board, symmetric: bool) -> SubtreeCount {
+        let y = b.row as u32;
+        let mut t = Tally {
+            solutions: self.weight(b),
+            nodes: 1,
+        };
+        if y < self.n {
+            match b.class {
+                Class::Plain if symmetric && y == 0 => {
+                    let mut classes = Vec::new();
+                    self.classes(b, &mut classes);
+                    for c in &classes {
+                        let sub = self.count_board(c, symmetric);
+                        t.nodes += sub.nodes;
+                        t.solutions += sub.solutions;
+                    }
+                }
+                Class::Plain if self.n - y == 1 => {
+                    let free = (self.all & !(b.cols | b.left | b.right)).count_ones() as u64;
+                    t.nodes += free;
+                    t.solutions += free;
+                }
+                Class::Plain => {
+                    count_below(self.all, b.cols, b.left, b.right, self.n - y, &mut t);
+                }
+                Class::Corner => count_corner(&self.bounds(b), y, b.cols, b.left, b.right, &mut t),
+                Class::Side => count_side(
+                    &self.bounds(b),
+                    y,
+                    b.cols,
+                    b.left,
+                    b.right,
+                    b.bits(),
+                    &mut t,
+                ),
+            }
+        }
+        SubtreeCount {
+            solutions: t.solutions,
+            nodes: t.nodes,
+            depth: None,
+        }
+    }
+}
+
+/// A worker's state: the path of boards it stands on, and whether its
+/// tree folds symmetric boards (a count of a `symmetric` instance).
+pub struct Walker {
+    path: Path<Board>,
+    symmetric: bool,
+}
+
+impl Problem for Queens {
+    type Node = Board;
+    type State = Walker;
+    /// A child's index among its parent's.
+    type Move = u32;
+    type Moves = u32;
+
     /// A board travels as its three masks, row, class, bound1 and queens.
     const ENCODES: bool = true;
 
@@ -224,8 +334,6 @@ impl Tree for Queens {
         })
     }
 
-    type Node = Board;
-
     fn name(&self) -> &'static str {
         "queens"
     }
@@ -246,47 +354,48 @@ impl Tree for Queens {
         }
     }
 
-    fn children(&self, b: &Board, out: &mut Vec<Board>) {
-        let y = b.row as u32;
-        if y == self.n {
-            return;
-        }
-        if self.symmetric && y == 0 {
-            return self.classes(b, out);
-        }
-        let free = self.all & !(b.cols | b.left | b.right);
-        let mut free = match b.class {
-            Class::Plain => free,
-            Class::Corner => self.bounds(b).corner(y, free),
-            Class::Side => self.bounds(b).side(y, b.cols, free),
-        };
-        while free != 0 {
-            let bit = free & free.wrapping_neg();
-            free ^= bit;
-            out.push(b.place(bit, self.all));
+    fn state(&self, mode: Mode) -> Walker {
+        Walker {
+            path: Path::default(),
+            symmetric: self.symmetric && mode == Mode::Count,
         }
     }
 
-    fn solution_weight(&self, b: &Board) -> u64 {
-        if b.row as u32 != self.n {
-            return 0;
-        }
-        match b.class {
-            Class::Plain => 1,
-            Class::Corner => 8,
-            Class::Side => self.bounds(b).check(&b.bits()[..self.n as usize]),
-        }
+    fn load(&self, w: &mut Walker, b: &Board) {
+        w.path.load(b)
     }
 
-    fn render(&self, b: &Board, out: &mut String) {
-        for row in 0..self.n as usize {
-            if row > 0 {
-                out.push('\n');
-            }
-            for col in 0..self.n as u8 {
-                out.push(if b.queens[row] == col { 'Q' } else { '.' });
-            }
-        }
+    fn save(&self, w: &Walker) -> Board {
+        *w.path.top()
+    }
+
+    #[inline]
+    fn moves(&self, w: &mut Walker) -> u32 {
+        let symmetric = w.symmetric;
+        w.path.moves(|b, out| self.children(b, out, symmetric))
+    }
+
+    #[inline]
+    fn next_move(&self, w: &Walker, next: &mut u32) -> Option<u32> {
+        w.path.next_move(next)
+    }
+
+    #[inline]
+    fn apply(&self, w: &mut Walker, &i: &u32) {
+        w.path.apply(i)
+    }
+
+    #[inline]
+    fn undo(&self, w: &mut Walker, _: &u32) {
+        w.path.undo()
+    }
+
+    fn solution_weight(&self, w: &Walker) -> u64 {
+        self.weight(w.path.top())
+    }
+
+    fn render(&self, w: &Walker, out: &mut String) {
+        self.draw(w.path.top(), out)
     }
 
     /// Below this depth the iterative counter takes over: about 11 rows
@@ -296,48 +405,8 @@ impl Tree for Queens {
         Some(self.n.saturating_sub(11).max(1) as usize)
     }
 
-    fn count_subtree(&self, b: &Board) -> SubtreeCount {
-        let y = b.row as u32;
-        let mut t = Tally {
-            solutions: self.solution_weight(b),
-            nodes: 1,
-        };
-        if y < self.n {
-            match b.class {
-                Class::Plain if self.symmetric && y == 0 => {
-                    let mut classes = Vec::new();
-                    self.classes(b, &mut classes);
-                    for c in &classes {
-                        let sub = self.count_subtree(c);
-                        t.nodes += sub.nodes;
-                        t.solutions += sub.solutions;
-                    }
-                }
-                Class::Plain if self.n - y == 1 => {
-                    let free = (self.all & !(b.cols | b.left | b.right)).count_ones() as u64;
-                    t.nodes += free;
-                    t.solutions += free;
-                }
-                Class::Plain => {
-                    count_below(self.all, b.cols, b.left, b.right, self.n - y, &mut t);
-                }
-                Class::Corner => count_corner(&self.bounds(b), y, b.cols, b.left, b.right, &mut t),
-                Class::Side => count_side(
-                    &self.bounds(b),
-                    y,
-                    b.cols,
-                    b.left,
-                    b.right,
-                    b.bits(),
-                    &mut t,
-                ),
-            }
-        }
-        SubtreeCount {
-            solutions: t.solutions,
-            nodes: t.nodes,
-            depth: None,
-        }
+    fn count_subtree(&self, w: &mut Walker) -> SubtreeCount {
+        self.count_board(w.path.top(), w.symmetric)
     }
 }
 
@@ -389,21 +458,21 @@ mod test {
                 ..Queens::new(n, true).unwrap()
             };
             let mut buf = Vec::new();
-            q.children(&q.root(), &mut buf);
+            q.children(&q.root(), &mut buf, q.symmetric);
             let mut buf2 = Vec::new();
             for child in buf.iter().take(3) {
                 buf2.clear();
-                q.children(child, &mut buf2);
+                q.children(child, &mut buf2, q.symmetric);
                 for b in buf2.iter().chain(std::iter::once(child)) {
-                    let fast = q.count_subtree(b);
+                    let fast = q.count_board(b, q.symmetric);
                     let mut generic = SubtreeCount::default();
                     let mut stack = vec![*b];
                     let mut kids = Vec::new();
                     while let Some(x) = stack.pop() {
                         generic.nodes += 1;
-                        generic.solutions += q.solution_weight(&x);
+                        generic.solutions += q.weight(&x);
                         kids.clear();
-                        q.children(&x, &mut kids);
+                        q.children(&x, &mut kids, q.symmetric);
                         stack.extend_from_slice(&kids);
                     }
                     assert_eq!(fast, generic, "n={n}");
@@ -427,14 +496,14 @@ mod test {
                 row_order: true,
                 ..q.clone()
             };
-            let row = slow.count_subtree(b);
+            let row = slow.count_board(b, q.symmetric);
             let mut first = None;
             for &path in &paths {
                 let fast = Queens {
                     path: Some(path),
                     ..q.clone()
                 }
-                .count_subtree(b);
+                .count_board(b, q.symmetric);
                 assert_eq!(fast.solutions, row.solutions, "n={} {path} {b:?}", q.n);
                 assert!(fast.nodes <= row.nodes, "n={} {path} {b:?}", q.n);
                 let first = *first.get_or_insert(fast.nodes);
@@ -456,7 +525,7 @@ mod test {
                     let (fast, row) = agree(&q, b);
                     fewer += fast;
                     all += row;
-                    q.children(b, &mut next);
+                    q.children(b, &mut next, q.symmetric);
                 }
                 level = next;
             }
@@ -464,7 +533,7 @@ mod test {
         }
         let q = Queens::new(17, true).unwrap();
         let mut classes = Vec::new();
-        q.children(&q.root(), &mut classes);
+        q.children(&q.root(), &mut classes, q.symmetric);
         let side = classes.last().unwrap();
         assert_eq!((side.class, side.row), (Class::Side, 1));
         agree(&q, side);
