@@ -25,7 +25,7 @@ mod symmetry;
 
 pub use solution::verify;
 
-use crate::engine::{Mode, Path, Problem, SubtreeCount};
+use crate::engine::{Mode, Problem, SubtreeCount};
 use crate::problems::PuzzleError;
 use symmetry::{Bounds, Class, Tally, count_corner, count_side};
 
@@ -126,6 +126,32 @@ impl Queens {
             bounds.row_order()
         } else {
             bounds
+        }
+    }
+
+    /// How many searches [`Queens::classes`] lists.
+    fn class_count(&self) -> u32 {
+        let last = self.n - 1;
+        let corners = last.saturating_sub(2);
+        let sides = (1..last).take_while(|&b| b < last - b).count() as u32;
+        corners + sides
+    }
+
+    /// The `i`-th board [`Queens::classes`] lists, made alone.
+    fn class(&self, root: &Board, i: u32) -> Board {
+        let corners = (self.n - 1).saturating_sub(2);
+        if i < corners {
+            let bound1 = 2 + i;
+            let mut b = root.place(1, self.all).place(1 << bound1, self.all);
+            b.class = Class::Corner;
+            b.bound1 = bound1 as u8;
+            b
+        } else {
+            let bound1 = 1 + i - corners;
+            let mut b = root.place(1 << bound1, self.all);
+            b.class = Class::Side;
+            b.bound1 = bound1 as u8;
+            b
         }
     }
 
@@ -279,19 +305,39 @@ impl Queens {
     }
 }
 
-/// A worker's state: the path of boards it stands on, and whether its
-/// tree folds symmetric boards (a count of a `symmetric` instance).
+/// A worker's state: the boards from its task's board down to the one it
+/// stands on, and whether its tree folds symmetric boards (a count of a
+/// `symmetric` instance).
 pub struct Walker {
-    path: Path<Board>,
+    path: Vec<Board>,
     symmetric: bool,
 }
 
+impl Walker {
+    /// The board the state stands on.
+    #[inline]
+    fn top(&self) -> &Board {
+        self.path
+            .last()
+            .expect("the engine loads a board before it walks")
+    }
+
+    /// Whether the moves from the board it stands on are the symmetry
+    /// classes (the root of a folding count).
+    #[inline]
+    fn at_classes(&self) -> bool {
+        self.symmetric && self.top().row == 0
+    }
+}
+
+/// Walked in place: a move is a bit, the square of the next row's queen
+/// (or, at the root of a folding count, the class's index as a bit); the
+/// listing of a board's moves is the set of those bits not yet tried.
 impl Problem for Queens {
     type Node = Board;
     type State = Walker;
-    /// A child's index among its parent's.
-    type Move = u32;
-    type Moves = u32;
+    type Move = u64;
+    type Moves = u64;
 
     /// A board travels as its three masks, row, class, bound1 and queens.
     const ENCODES: bool = true;
@@ -356,46 +402,68 @@ impl Problem for Queens {
 
     fn state(&self, mode: Mode) -> Walker {
         Walker {
-            path: Path::default(),
+            path: Vec::new(),
             symmetric: self.symmetric && mode == Mode::Count,
         }
     }
 
     fn load(&self, w: &mut Walker, b: &Board) {
-        w.path.load(b)
+        w.path.clear();
+        w.path.push(*b);
     }
 
     fn save(&self, w: &Walker) -> Board {
-        *w.path.top()
+        *w.top()
+    }
+
+    /// The free squares of the next row that the board's case allows, or
+    /// at the root of a folding count one bit per class.
+    #[inline]
+    fn moves(&self, w: &mut Walker) -> u64 {
+        let b = w.top();
+        let y = b.row as u32;
+        if y == self.n {
+            return 0;
+        }
+        if w.at_classes() {
+            return (1 << self.class_count()) - 1;
+        }
+        let free = self.all & !(b.cols | b.left | b.right);
+        u64::from(match b.class {
+            Class::Plain => free,
+            Class::Corner => self.bounds(b).corner(y, free),
+            Class::Side => self.bounds(b).side(y, b.cols, free),
+        })
     }
 
     #[inline]
-    fn moves(&self, w: &mut Walker) -> u32 {
-        let symmetric = w.symmetric;
-        w.path.moves(|b, out| self.children(b, out, symmetric))
+    fn next_move(&self, _: &Walker, left: &mut u64) -> Option<u64> {
+        let bit = *left & left.wrapping_neg();
+        *left ^= bit;
+        (bit != 0).then_some(bit)
     }
 
     #[inline]
-    fn next_move(&self, w: &Walker, next: &mut u32) -> Option<u32> {
-        w.path.next_move(next)
+    fn apply(&self, w: &mut Walker, &bit: &u64) {
+        let child = if w.at_classes() {
+            self.class(w.top(), bit.trailing_zeros())
+        } else {
+            w.top().place(bit as u32, self.all)
+        };
+        w.path.push(child);
     }
 
     #[inline]
-    fn apply(&self, w: &mut Walker, &i: &u32) {
-        w.path.apply(i)
-    }
-
-    #[inline]
-    fn undo(&self, w: &mut Walker, _: &u32) {
-        w.path.undo()
+    fn undo(&self, w: &mut Walker, _: &u64) {
+        w.path.pop();
     }
 
     fn solution_weight(&self, w: &Walker) -> u64 {
-        self.weight(w.path.top())
+        self.weight(w.top())
     }
 
     fn render(&self, w: &Walker, out: &mut String) {
-        self.draw(w.path.top(), out)
+        self.draw(w.top(), out)
     }
 
     /// Below this depth the iterative counter takes over: about 11 rows
@@ -406,7 +474,7 @@ impl Problem for Queens {
     }
 
     fn count_subtree(&self, w: &mut Walker) -> SubtreeCount {
-        self.count_board(w.path.top(), w.symmetric)
+        self.count_board(w.top(), w.symmetric)
     }
 }
 
@@ -538,6 +606,37 @@ mod test {
         assert_eq!((side.class, side.row), (Class::Side, 1));
         agree(&q, side);
         eprintln!("constrained.rs checked on {paths:?}");
+    }
+
+    #[test]
+    fn moves_in_place_reach_the_children_in_order() {
+        // The first three levels, in a folding count and in a listing.
+        for n in 4..=12u32 {
+            let q = Queens::new(n, true).unwrap();
+            for mode in [Mode::Count, Mode::All] {
+                let symmetric = mode == Mode::Count;
+                let mut w = q.state(mode);
+                let mut level = vec![q.root()];
+                for _ in 0..3 {
+                    let mut next = Vec::new();
+                    for b in &level {
+                        let mut expected = Vec::new();
+                        q.children(b, &mut expected, symmetric);
+                        q.load(&mut w, b);
+                        let mut listing = q.moves(&mut w);
+                        let mut reached = Vec::new();
+                        while let Some(m) = q.next_move(&w, &mut listing) {
+                            q.apply(&mut w, &m);
+                            reached.push(q.save(&w));
+                            q.undo(&mut w, &m);
+                        }
+                        assert_eq!(format!("{reached:?}"), format!("{expected:?}"), "n={n}");
+                        next.extend(expected);
+                    }
+                    level = next;
+                }
+            }
+        }
     }
 
     #[test]

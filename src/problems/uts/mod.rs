@@ -13,7 +13,7 @@
 
 pub mod params;
 
-use crate::engine::Tree;
+use crate::engine::{Mode, Problem};
 use params::{Decay, Params, Shape};
 use sha1::{Digest, Sha1};
 
@@ -121,8 +121,34 @@ impl Uts {
     }
 }
 
-impl Tree for Uts {
+impl Uts {
+    /// The `i`-th child of `node`: its state is the SHA-1 of the parent's
+    /// and `i`.
+    #[inline]
+    fn child(&self, node: &Node, i: u32) -> Node {
+        let mut message = [0u8; 24];
+        message[..20].copy_from_slice(&node.state);
+        message[20..].copy_from_slice(&i.to_be_bytes());
+        self.node(Sha1::digest(message).into(), node.depth + 1)
+    }
+}
+
+/// The node a worker's state (the path of nodes from the task's) stands on.
+#[inline]
+fn top(path: &[Node]) -> &Node {
+    path.last()
+        .expect("the engine loads a node before it walks")
+}
+
+/// Walked in place: a worker's state is the path of nodes from its task's
+/// node, a move a child's index; a child is hashed when the walk goes
+/// down to it, not before.
+impl Problem for Uts {
     type Node = Node;
+    type State = Vec<Node>;
+    type Move = u32;
+    /// The next child's index.
+    type Moves = u32;
 
     /// A node travels as its state and depth (24 bytes), however deep it is;
     /// its number of children is drawn again from them.
@@ -155,23 +181,53 @@ impl Tree for Uts {
         self.node(self.root, 0)
     }
 
-    fn children(&self, node: &Node, out: &mut Vec<Node>) {
-        let mut message = [0u8; 24];
-        message[..20].copy_from_slice(&node.state);
-        for i in 0..node.kids {
-            message[20..].copy_from_slice(&i.to_be_bytes());
-            out.push(self.node(Sha1::digest(message).into(), node.depth + 1));
-        }
+    fn state(&self, _: Mode) -> Vec<Node> {
+        Vec::new()
+    }
+
+    fn load(&self, path: &mut Vec<Node>, node: &Node) {
+        path.clear();
+        path.push(*node);
+    }
+
+    fn save(&self, path: &Vec<Node>) -> Node {
+        *top(path)
+    }
+
+    #[inline]
+    fn moves(&self, _: &mut Vec<Node>) -> u32 {
+        0
+    }
+
+    #[inline]
+    fn next_move(&self, path: &Vec<Node>, next: &mut u32) -> Option<u32> {
+        let i = *next;
+        (i < top(path).kids).then(|| {
+            *next = i + 1;
+            i
+        })
+    }
+
+    #[inline]
+    fn apply(&self, path: &mut Vec<Node>, &i: &u32) {
+        let child = self.child(top(path), i);
+        path.push(child);
+    }
+
+    #[inline]
+    fn undo(&self, path: &mut Vec<Node>, _: &u32) {
+        path.pop();
     }
 
     /// A leaf is a solution.
-    fn solution_weight(&self, node: &Node) -> u64 {
-        u64::from(node.kids == 0)
+    fn solution_weight(&self, path: &Vec<Node>) -> u64 {
+        u64::from(top(path).kids == 0)
     }
 
     /// A leaf as its depth and state in hexadecimal.
-    fn render(&self, node: &Node, out: &mut String) {
+    fn render(&self, path: &Vec<Node>, out: &mut String) {
         use std::fmt::Write;
+        let node = top(path);
         let _ = write!(out, "{} ", node.depth);
         for b in node.state {
             let _ = write!(out, "{b:02x}");
@@ -201,11 +257,9 @@ mod test {
         let tree = Uts::new(p, "small");
         fn walk(t: &Uts, n: &Node, nodes: &mut u64, leaves: &mut u64) {
             *nodes += 1;
-            let mut kids = Vec::new();
-            t.children(n, &mut kids);
-            *leaves += u64::from(kids.is_empty());
-            for k in &kids {
-                walk(t, k, nodes, leaves);
+            *leaves += u64::from(n.kids == 0);
+            for i in 0..n.kids {
+                walk(t, &t.child(n, i), nodes, leaves);
             }
         }
         let (mut nodes, mut leaves) = (0, 0);
