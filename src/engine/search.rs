@@ -90,7 +90,7 @@ const SPLIT_BACKOFF: u32 = 1024;
 /// a relaxed load or two, which in a loop of a few nanoseconds a node are
 /// worth doing once in a while, not at every node. A solution found is
 /// followed by a look at once (a search for the first one stops there).
-const POLL_EVERY: u32 = 16;
+const POLL_EVERY: u64 = 16;
 
 /// Counts and reports visited nodes.
 struct Visitor<'p, P: Problem> {
@@ -185,7 +185,8 @@ pub(crate) struct Searcher<'p, P: Problem> {
     mode: Mode,
     /// The node the walk stands on: the task's node with the move taken
     /// at each level but the deepest applied.
-    state: P::State,
+    /// (Out, in a local of [`Searcher::resume`], while that runs.)
+    state: Option<P::State>,
     /// A second state, made on the first split, on which split-off
     /// siblings are built (the walk's own stays where it is).
     scratch: Option<P::State>,
@@ -201,7 +202,7 @@ impl<'p, P: Problem> Searcher<'p, P> {
         Searcher {
             visitor: Visitor::new(problem, mode),
             mode,
-            state: problem.state(mode),
+            state: Some(problem.state(mode)),
             scratch: None,
             levels: Vec::new(),
             backoff: 0,
@@ -245,11 +246,12 @@ impl<'p, P: Problem> Searcher<'p, P> {
             return false;
         }
         let problem = self.visitor.problem;
-        problem.load(&mut self.state, &task.node);
-        if !self.visitor.visit(&mut self.state, depth0, ctx).0 {
+        let state = self.state.as_mut().expect("the searcher's state");
+        problem.load(state, &task.node);
+        if !self.visitor.visit(state, depth0, ctx).0 {
             return false;
         }
-        let moves = problem.moves(&mut self.state);
+        let moves = problem.moves(state);
         self.levels.push(Level::new(moves));
         true
     }
@@ -279,7 +281,7 @@ impl<'p, P: Problem> Searcher<'p, P> {
         // One more than the most levels (0: no node visited yet).
         let mut deepest = 0;
         let pause_at = nodes.saturating_add(budget);
-        let mut poll = 0;
+        let mut look_at = nodes;
         // The deepest level lives in `cur` while the walk runs, the levels
         // above it in `self.levels`; it goes back there whenever the walk
         // pauses or splits.
@@ -287,21 +289,24 @@ impl<'p, P: Problem> Searcher<'p, P> {
         let Some(mut cur) = levels.pop() else {
             return true;
         };
+        // The state and the levels are locals while the walk runs (the
+        // compiler keeps what it can of them in registers), and go back
+        // to the searcher when it returns.
+        let mut state = self.state.take().expect("the searcher's state");
         let over = loop {
-            if nodes >= pause_at {
-                levels.push(cur);
-                break false;
-            }
-            if poll > 0 {
-                poll -= 1;
-            } else {
-                poll = POLL_EVERY;
+            // One compare a node: the next look at the context, or the pause.
+            if nodes >= look_at {
+                if nodes >= pause_at {
+                    levels.push(cur);
+                    break false;
+                }
+                look_at = nodes.saturating_add(POLL_EVERY).min(pause_at);
                 if ctx.stop() {
                     levels.clear();
                     break true;
                 }
                 if self.backoff > 0 {
-                    self.backoff = self.backoff.saturating_sub(POLL_EVERY);
+                    self.backoff = self.backoff.saturating_sub(POLL_EVERY as u32);
                 } else if ctx.wants_work() {
                     levels.push(cur);
                     self.levels = levels;
@@ -315,7 +320,7 @@ impl<'p, P: Problem> Searcher<'p, P> {
             let next = if cur.done {
                 None
             } else {
-                problem.next_move(&self.state, &mut cur.moves)
+                problem.next_move(&state, &mut cur.moves)
             };
             let Some(m) = next else {
                 // This level is done: back up to the node above it.
@@ -323,41 +328,42 @@ impl<'p, P: Problem> Searcher<'p, P> {
                     break true;
                 };
                 cur = up;
-                problem.undo(&mut self.state, cur.taken.as_ref().expect("taken"));
+                problem.undo(&mut state, cur.taken.as_ref().expect("taken"));
                 continue;
             };
             cur.given += 1;
-            problem.apply(&mut self.state, &m);
+            problem.apply(&mut state, &m);
             // The visit (as `Visitor::visit`, on the counters in registers).
             let height = levels.len();
             let depth = depth0 + height;
             if depth >= cutoff {
-                let sub = problem.count_subtree(&mut self.state);
+                let sub = problem.count_subtree(&mut state);
                 nodes += sub.nodes;
                 solutions += sub.solutions;
                 let v = &mut self.visitor;
                 v.task_depth = deeper(v.task_depth, sub.depth.map(|d| depth as u64 + d));
-                problem.undo(&mut self.state, &m);
+                problem.undo(&mut state, &m);
                 continue;
             }
             nodes += 1;
             deepest = deepest.max(height + 1);
-            let weight = problem.solution_weight(&self.state);
+            let weight = problem.solution_weight(&state);
             if weight > 0 {
                 solutions += weight;
                 if keeps {
                     let text = &mut self.visitor.text;
                     text.clear();
-                    problem.render(&self.state, text);
+                    problem.render(&state, text);
                     ctx.found(text);
-                    poll = 0;
+                    look_at = nodes;
                 }
             }
-            let moves = problem.moves(&mut self.state);
+            let moves = problem.moves(&mut state);
             cur.taken = Some(m);
             levels.push(std::mem::replace(&mut cur, Level::new(moves)));
         };
         self.levels = levels;
+        self.state = Some(state);
         let v = &mut self.visitor;
         v.counters.nodes = nodes;
         v.counters.solutions = solutions;

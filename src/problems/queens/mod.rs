@@ -210,9 +210,11 @@ fn count_below(all: u32, cols: u32, left: u32, right: u32, rows_left: u32, t: &m
 }
 
 impl Queens {
-    /// The boards with a queen more, in the tree of a count that folds
+    /// The boards with a queen more (the tests' reference for the moves),
+    /// in the tree of a count that folds
     /// symmetric boards (`symmetric`, only where `self.symmetric`) or of a
     /// plain walk.
+    #[cfg(test)]
     fn children(&self, b: &Board, out: &mut Vec<Board>, symmetric: bool) {
         let y = b.row as u32;
         if y == self.n {
