@@ -132,8 +132,8 @@ fn five_by_five_by_lines_in_every_configuration() {
             .unwrap()
             .given()
             .clone();
-        let counting = Arc::new(Lines::new(given.clone(), &name, false, true).unwrap());
-        let listing = Arc::new(Lines::new(given.clone(), &name, false, false).unwrap());
+        let counting = Arc::new(Lines::new(given.clone(), &name, false).unwrap());
+        let listing = Arc::new(Lines::new(given.clone(), &name, false).unwrap());
         for (ranks, threads) in CONFIGS {
             let (o, _) = run(&counting, Mode::Count, ranks, threads);
             assert_eq!(o.solutions, count, "{name} in {ranks}x{threads}");
@@ -160,8 +160,8 @@ fn five_by_five_by_lines_in_every_configuration() {
 #[test]
 fn empty_five_by_five_by_lines() {
     let empty = Given::empty(5).unwrap();
-    let first = Arc::new(Lines::new(empty.clone(), "e", false, false).unwrap());
-    let distinct = Arc::new(Lines::new(empty.clone(), "e", true, false).unwrap());
+    let first = Arc::new(Lines::new(empty.clone(), "e", false).unwrap());
+    let distinct = Arc::new(Lines::new(empty.clone(), "e", true).unwrap());
     for (ranks, threads) in [(1, 1), (2, 2)] {
         let (o, _) = run(&first, Mode::First, ranks, threads);
         assert_eq!(o.found.len(), 1);

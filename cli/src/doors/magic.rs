@@ -48,7 +48,7 @@ impl Puzzle for Door {
         args.file.iter().cloned().collect()
     }
 
-    fn build(args: Args, mode: Mode) -> Result<Box<dyn Job>, PuzzleError> {
+    fn build(args: Args, _mode: Mode) -> Result<Box<dyn Job>, PuzzleError> {
         let problem = match (args.file, args.empty) {
             (Some(path), _) => Magic::from_file(&path, args.distinct)?,
             (None, Some(n)) => {
@@ -70,7 +70,7 @@ impl Puzzle for Door {
             By::Lines => {
                 let name = problem.name().to_owned();
                 let given = problem.given().clone();
-                let lines = Lines::new(given, name, args.distinct, mode == Mode::Count)?;
+                let lines = Lines::new(given, name, args.distinct)?;
                 Ok(job(lines, note))
             }
         }

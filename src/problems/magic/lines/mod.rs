@@ -83,15 +83,47 @@ pub struct Lines {
     given: Given,
     allowed: Allowed,
     distinct: bool,
+    /// The tree of a count: symmetric squares folded into one, weighed.
+    counted: Folding,
+    /// The tree of the other modes: every square listed stands for itself.
+    listed: Folding,
+    /// The two halves, the one with more given cells first.
+    halves: [Half; 2],
+    /// The level whose nodes are the count's tasks.
+    cutoff: u8,
+}
+
+/// Which squares a walk keeps and what each stands for (see the module's
+/// notes on symmetry): the problem learns from the mode which one a worker
+/// walks ([`Problem::state`]).
+#[derive(Debug, Clone, Copy)]
+pub struct Folding {
     walk: Walk,
     /// Centres above 13 are left out, those below weigh twice.
     complement: bool,
     /// What one walked square stands for.
     images: u64,
-    /// The two halves, the one with more given cells first.
-    halves: [Half; 2],
-    /// The level whose nodes are the count's tasks.
-    cutoff: u8,
+}
+
+impl Folding {
+    /// The walk of a square with nothing given (`empty`) or not, up to
+    /// symmetry (`distinct`) or not, that folds symmetric squares (`fold`,
+    /// counting only) or lists them.
+    fn new(empty: bool, fold: bool, distinct: bool) -> Folding {
+        Folding {
+            walk: match (empty, fold, distinct) {
+                (true, true, _) => Walk::Orbits,
+                (true, false, true) => Walk::Corners,
+                _ => Walk::Every,
+            },
+            complement: empty && fold,
+            images: match (empty && fold, distinct) {
+                (false, _) => 1,
+                (true, false) => 16,
+                (true, true) => 2,
+            },
+        }
+    }
 }
 
 /// Which squares the walk keeps (see the module's notes on symmetry).
@@ -108,13 +140,12 @@ enum Walk {
 impl Lines {
     /// Prepares the search for the completions of the order-5 `given`.
     /// `distinct`: squares up to the 8 symmetries (nothing may be given).
-    /// `fold`: the run only counts, so symmetric squares may be counted
-    /// as one with a weight.
+    /// A count folds symmetric squares into one counted with a weight;
+    /// the other modes list each square (the mode comes from the engine).
     pub fn new(
         given: Given,
         name: impl Into<String>,
         distinct: bool,
-        fold: bool,
     ) -> Result<Lines, PuzzleError> {
         if given.n != 5 {
             return Err(PuzzleError::Argument(format!(
@@ -146,23 +177,15 @@ impl Lines {
             given,
             allowed,
             distinct,
-            walk: match (empty, fold, distinct) {
-                (true, true, _) => Walk::Orbits,
-                (true, false, true) => Walk::Corners,
-                _ => Walk::Every,
-            },
-            complement: empty && fold,
-            images: match (empty && fold, distinct) {
-                (false, _) => 1,
-                (true, false) => 16,
-                (true, true) => 2,
-            },
+            counted: Folding::new(empty, true, distinct),
+            listed: Folding::new(empty, false, distinct),
             halves,
             cutoff: AT_MAIN,
         };
         let mut mains = 0;
-        lines.each_child(&lines.root(), |centre| {
-            lines.each_child(centre, |_| mains += 1);
+        let counted = lines.counted;
+        lines.each_child(&lines.root(), counted, |centre| {
+            lines.each_child(centre, counted, |_| mains += 1);
         });
         if mains < 1000 {
             lines.cutoff = AT_ANTI;
@@ -179,16 +202,17 @@ impl Lines {
         numbers(s.v.iter().map(|&v| v.into()))
     }
 
-    /// Calls `f` with each child of `s` above the last level, in order.
+    /// Calls `f` with each child of `s` above the last level, in order, in
+    /// the walk of `fo`.
     #[inline]
-    fn each_child(&self, s: &Partial, mut f: impl FnMut(&Partial)) {
+    fn each_child(&self, s: &Partial, fo: Folding, mut f: impl FnMut(&Partial)) {
         let ok = &self.allowed.ok;
         let free = ALL & !Self::used(s);
         let mut child = s.clone();
         child.level += 1;
         match s.level {
             0 => {
-                let top = if self.complement { 13 } else { 25 };
+                let top = if fo.complement { 13 } else { 25 };
                 for c in 1..=top {
                     if ok[CENTRE] >> c & 1 == 1 {
                         child.v[CENTRE] = c as u8;
@@ -198,7 +222,7 @@ impl Lines {
             }
             AT_CENTRE => {
                 let need = SUM - i32::from(s.v[CENTRE]);
-                let walk = self.walk;
+                let walk = fo.walk;
                 self.each_line(
                     free,
                     need,
@@ -217,7 +241,7 @@ impl Lines {
             AT_MAIN => {
                 let need = SUM - i32::from(s.v[CENTRE]);
                 let top_left = s.v[0] as i32;
-                let walk = self.walk;
+                let walk = fo.walk;
                 // And the top-right corner is below the bottom-left one.
                 self.each_line(
                     free,
@@ -321,23 +345,25 @@ impl Lines {
         squares
     }
 
-    /// Counts, in place, the nodes and solutions strictly below `s`.
-    fn count_below(&self, s: &Partial, total: &mut SubtreeCount, join: &mut Join) {
+    /// Counts, in place, the nodes and solutions strictly below `s`, in
+    /// the walk of `fo`.
+    fn count_below(&self, s: &Partial, total: &mut SubtreeCount, join: &mut Join, fo: Folding) {
         if s.level == AT_ANTI {
             let squares = self.count_squares(s, join);
             total.nodes += squares;
-            total.solutions += squares * self.weight(s);
+            total.solutions += squares * Self::weight(s, fo);
             return;
         }
-        self.each_child(s, |child| {
+        self.each_child(s, fo, |child| {
             total.nodes += 1;
-            self.count_below(child, total, join);
+            self.count_below(child, total, join, fo);
         });
     }
 
-    fn weight(&self, s: &Partial) -> u64 {
-        let twice = self.complement && s.v[CENTRE] < 13;
-        self.images << u64::from(twice)
+    /// What a full square of the walk of `fo` stands for.
+    fn weight(s: &Partial, fo: Folding) -> u64 {
+        let twice = fo.complement && s.v[CENTRE] < 13;
+        fo.images << u64::from(twice)
     }
 }
 
@@ -361,14 +387,16 @@ impl Join {
 pub struct Walker {
     path: Path<Partial>,
     join: Join,
+    /// The walk of the run's mode.
+    folding: Folding,
 }
 
 impl Lines {
     /// The children of `s`, in order: lines of numbers, then at the
     /// last level the squares the join finds.
-    fn children(&self, s: &Partial, out: &mut Vec<Partial>) {
+    fn children(&self, s: &Partial, out: &mut Vec<Partial>, fo: Folding) {
         if s.level != AT_ANTI {
-            self.each_child(s, |c| out.push(c.clone()));
+            self.each_child(s, fo, |c| out.push(c.clone()));
             return;
         }
         // Every side half with its numbers, sorted by their set (stably:
@@ -399,8 +427,12 @@ impl Lines {
     }
 
     /// How many squares `s` stands for: 0 before it is full.
-    fn square_weight(&self, s: &Partial) -> u64 {
-        if s.level == FULL { self.weight(s) } else { 0 }
+    fn square_weight(s: &Partial, fo: Folding) -> u64 {
+        if s.level == FULL {
+            Self::weight(s, fo)
+        } else {
+            0
+        }
     }
 
     /// `s` as rows of numbers.
@@ -459,10 +491,15 @@ impl Problem for Lines {
         }
     }
 
-    fn state(&self, _: Mode) -> Walker {
+    fn state(&self, mode: Mode) -> Walker {
         Walker {
             path: Path::default(),
             join: Join::new(),
+            folding: if mode == Mode::Count {
+                self.counted
+            } else {
+                self.listed
+            },
         }
     }
 
@@ -475,7 +512,8 @@ impl Problem for Lines {
     }
 
     fn moves(&self, w: &mut Walker) -> u32 {
-        w.path.moves(|s, out| self.children(s, out))
+        let fo = w.folding;
+        w.path.moves(|s, out| self.children(s, out, fo))
     }
 
     fn next_move(&self, w: &Walker, next: &mut u32) -> Option<u32> {
@@ -491,7 +529,7 @@ impl Problem for Lines {
     }
 
     fn solution_weight(&self, w: &Walker) -> u64 {
-        self.square_weight(w.path.top())
+        Self::square_weight(w.path.top(), w.folding)
     }
 
     fn render(&self, w: &Walker, out: &mut String) {
@@ -506,14 +544,18 @@ impl Problem for Lines {
     }
 
     fn count_subtree(&self, w: &mut Walker) -> SubtreeCount {
-        let Walker { path, join } = w;
+        let Walker {
+            path,
+            join,
+            folding,
+        } = w;
         let s = path.top();
         let mut total = SubtreeCount {
             nodes: 1,
-            solutions: self.square_weight(s),
+            solutions: Self::square_weight(s, *folding),
             depth: None,
         };
-        self.count_below(s, &mut total, join);
+        self.count_below(s, &mut total, join, *folding);
         total
     }
 }
@@ -581,8 +623,8 @@ mod tests {
     #[test]
     fn count_and_list_agree_and_every_square_checks() {
         let given = with_diagonal(&CENTRE_7);
-        let counting = Lines::new(given.clone(), "t", false, true).unwrap();
-        let listing = Lines::new(given.clone(), "t", false, false).unwrap();
+        let counting = Lines::new(given.clone(), "t", false).unwrap();
+        let listing = Lines::new(given.clone(), "t", false).unwrap();
         let (counted, _) = sequential(&counting, Mode::Count);
         let (walked, listed) = sequential(&listing, Mode::All);
         assert!(counted.solutions > 1000, "{}", counted.solutions);
@@ -603,7 +645,7 @@ mod tests {
     /// such image, and one canonical image among its 8.
     #[test]
     fn symmetry_and_complement_fold_exactly() {
-        let every = squares(&Lines::new(with_diagonal(&CENTRE_7), "t", false, false).unwrap());
+        let every = squares(&Lines::new(with_diagonal(&CENTRE_7), "t", false).unwrap());
         let kept = every.iter().filter(|sq| orbit_canonical(sq)).count() as u64;
         assert!(kept > 100, "{kept}");
         for sq in &every {
@@ -622,7 +664,7 @@ mod tests {
             node.v[cell] = v as u8;
         }
         for (distinct, weight) in [(false, 32), (true, 4)] {
-            let folded = Lines::new(Given::empty(5).unwrap(), "e", distinct, true).unwrap();
+            let folded = Lines::new(Given::empty(5).unwrap(), "e", distinct).unwrap();
             let mut state = folded.state(Mode::Count);
             folded.load(&mut state, &node);
             let total = folded.count_subtree(&mut state);
@@ -630,16 +672,17 @@ mod tests {
         }
         let kept = every.iter().filter(|sq| canonical(sq)).count() as u64;
         // Listing with --distinct walks the canonical squares only, unweighted.
-        let distinct = Lines::new(Given::empty(5).unwrap(), "e", true, false).unwrap();
+        let distinct = Lines::new(Given::empty(5).unwrap(), "e", true).unwrap();
+        let walk = distinct.listed;
         let mut below = Vec::new();
-        distinct.children(&node, &mut below);
+        distinct.children(&node, &mut below, walk);
         let mut listed = 0;
         let mut out = Vec::new();
         for anti in &below {
             out.clear();
-            distinct.children(anti, &mut out);
+            distinct.children(anti, &mut out, walk);
             for sq in &out {
-                assert_eq!(distinct.square_weight(sq), 1);
+                assert_eq!(Lines::square_weight(sq, walk), 1);
                 let v: Vec<u16> = sq.v.iter().map(|&x| x.into()).collect();
                 assert!(canonical(&v) && every.contains(&v));
                 listed += 1;
@@ -648,7 +691,7 @@ mod tests {
         assert_eq!(listed, kept);
         // x -> 26 - x: the complementary diagonal has as many squares.
         let complement: Vec<(usize, u16)> = CENTRE_7.iter().map(|&(c, v)| (c, 26 - v)).collect();
-        let other = Lines::new(with_diagonal(&complement), "t", false, true).unwrap();
+        let other = Lines::new(with_diagonal(&complement), "t", false).unwrap();
         assert_eq!(
             sequential(&other, Mode::Count).0.solutions,
             every.len() as u64
@@ -657,20 +700,21 @@ mod tests {
 
     #[test]
     fn nodes_travel_as_bytes() {
-        let lines = Lines::new(Given::empty(5).unwrap(), "e", false, false).unwrap();
+        let lines = Lines::new(Given::empty(5).unwrap(), "e", false).unwrap();
+        let listed = lines.listed;
         // The path down to the first square, every node through bytes.
         let mut path = vec![lines.root()];
         let mut kids = Vec::new();
         while path.last().unwrap().level < FULL {
             kids.clear();
-            lines.children(path.last().unwrap(), &mut kids);
+            lines.children(path.last().unwrap(), &mut kids, listed);
             match kids.first() {
                 Some(kid) => path.push(kid.clone()),
                 None => {
                     // A dead end: try the next sibling up the path.
                     let dead = path.pop().unwrap();
                     let mut siblings = Vec::new();
-                    lines.children(path.last().unwrap(), &mut siblings);
+                    lines.children(path.last().unwrap(), &mut siblings, listed);
                     let i = siblings.iter().position(|s| *s == dead).unwrap();
                     path.push(siblings[i + 1].clone());
                 }
@@ -690,8 +734,8 @@ mod tests {
 
     #[test]
     fn other_orders_are_refused() {
-        let err = Lines::new(Given::empty(4).unwrap(), "e", false, true).unwrap_err();
+        let err = Lines::new(Given::empty(4).unwrap(), "e", false).unwrap_err();
         assert!(err.to_string().contains("5x5 squares only"));
-        assert!(Lines::new(with_diagonal(&CENTRE_7), "t", true, true).is_err());
+        assert!(Lines::new(with_diagonal(&CENTRE_7), "t", true).is_err());
     }
 }
