@@ -22,6 +22,11 @@ pub trait Puzzle: 'static {
     const NAME: &'static str;
     /// One line of help for the subcommand.
     const ABOUT: &'static str;
+    /// The revision of the puzzle's tree. A checkpoint names the work
+    /// left by paths of moves from the root, so a change to the moves or
+    /// their order bumps it: checkpoints of the older tree are then
+    /// refused as another run's (`fingerprint` hashes it when not 0).
+    const TREE: u32 = 0;
     /// Its arguments, declared with clap's derive.
     type Args: clap::Args + FromArgMatches;
 
@@ -227,6 +232,7 @@ pub trait Entry: Sync {
     fn build(&self, matches: &ArgMatches, mode: Mode) -> Result<Box<dyn Job>, BuildError>;
     fn format(&self) -> Option<Format>;
     fn generator(&self) -> Option<Generator>;
+    fn tree(&self) -> u32;
 }
 
 /// Why [`Entry::build`] failed.
@@ -268,5 +274,8 @@ impl<P: Puzzle> Entry for Registered<P> {
     }
     fn generator(&self) -> Option<Generator> {
         P::generator()
+    }
+    fn tree(&self) -> u32 {
+        P::TREE
     }
 }

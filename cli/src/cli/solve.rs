@@ -100,6 +100,10 @@ pub fn fingerprint(puzzle: &dyn Entry, args: &ArgMatches) -> Result<String, CliE
     let mut h = Sha256::new();
     h.update(puzzle.name().as_bytes());
     h.update([0]);
+    if puzzle.tree() != 0 {
+        h.update(b"tree");
+        h.update(puzzle.tree().to_le_bytes());
+    }
     let command = puzzle.command();
     let mut ids: Vec<&str> = command
         .get_arguments()

@@ -22,6 +22,8 @@ impl Puzzle for Door {
     const ABOUT: &'static str =
         "Count (or list) the placements of N non-attacking queens on an N x N board";
     type Args = Args;
+    /// 1: the most constrained row first, one tree in every mode.
+    const TREE: u32 = 1;
 
     fn inputs(_: &Args) -> Vec<PathBuf> {
         Vec::new()

@@ -1,31 +1,21 @@
-//! The count below a board of Takaken's cases, most constrained row first,
-//! on AVX-512 (count mode only; `symmetry.rs` holds the cases).
+//! The count kernel of N-Queens: the subtree of a board with at most 16
+//! rows left, walked as `walker.rs`'s moves walk it, in the same order,
+//! only faster (count mode only; a test holds the two to the same nodes).
 //!
-//! The row-order walk of `symmetry.rs` fills the rows top to bottom and
-//! meets a dead end only when the next row has no free square. Here the
-//! rows left (at most 16, one 32-bit lane each of a 512-bit register) keep
-//! their free squares: a queen on row `j`, column bit `q` takes from row
-//! `i` the squares `q`, `q << |i - j|` and `q >> |i - j|`, for all rows in
-//! four vector instructions. A board is cut as soon as any row left has no
-//! free square, or the rows left together miss a column not yet taken (the
-//! forward check); the next row filled is the one with the fewest free
-//! squares. On N-Queens 16 this visits 70 M boards where the row-order
-//! walk visits 246 M (`bench-results/README.md`, "N-Queens").
+//! The rows left (one 32-bit lane each of a 512-bit register, in row
+//! order) keep their free squares: a queen on row `j`, column bit `q`
+//! takes from row `i` the squares `q`, `q << |i - j|` and `q >> |i - j|`,
+//! for all rows in four vector instructions. A board has no children when
+//! a row left has no free square, or the rows left together miss a column
+//! not yet taken (the forward check); otherwise its children fill the row
+//! with the fewest free squares, the lowest of a tie.
 //!
 //! The walk is tuned where its time goes: the row with one or two free
 //! squares, the usual case, is found by a compare, not a minimum; the last
 //! child of a board continues the loop instead of recursing; the last two
 //! rows are filled in scalar registers (`pair`). Each of these keeps the
-//! same boards, in the same order.
-//!
-//! The cases' rules become masks of each row (`Bounds::row_mask`): a
-//! Corner board keeps column 1 free in rows `1..bound1`; a Side board keeps
-//! the edge columns free in rows `1..bound1` and `bound2 + 1..n`, and its
-//! last row off `last_mask`.
-//! (The row-order walk asks instead, at row `bound2`, that both edge
-//! columns be taken by then: with every column taken once, that is the
-//! same set of boards.) A complete Side board is weighed by the same
-//! rotation check, from the same array of rows.
+//! same boards, in the same order. A complete Side board is weighed by the
+//! rotation check of `symmetry.rs`.
 //!
 //! Three paths, one tree: AVX-512 (F and VPOPCNTDQ) keeps the rows in one
 //! register; elsewhere the same walk runs on an array of 16 rows
@@ -39,7 +29,7 @@
 #[cfg(target_arch = "x86_64")]
 use std::arch::x86_64::*;
 
-use super::symmetry::{Bounds, Class, Tally};
+use super::symmetry::{Bounds, Class};
 use crate::engine::simd::{self, Level};
 
 /// The most rows one register holds.
@@ -70,41 +60,55 @@ fn supported() -> bool {
     }
 }
 
-/// Counts the completions of a board of `class` (Corner or Side) whose
-/// rows `0..y` hold the
-/// queens in `board` (bits) and whose row `y` sees the masks `cols`,
-/// `left` and `right`, adding each board placed to `t.nodes`. Needs
-/// `n - y <= LANES` and `y >= 1`. Runs on `b`'s path (this process's
-/// widest, [`path`], unless a test forces one).
+/// Running totals of a counter.
+#[derive(Debug, Default)]
+pub(super) struct Tally {
+    pub solutions: u64,
+    pub nodes: u64,
+}
+
+/// Counts the completions of a board of `class` whose rows `open` (at
+/// most [`LANES`] of them) are not filled yet, `free[r]` holding the free
+/// squares of row `r`, `unused` the columns not taken and `board[r]` the
+/// queen (a bit) of each filled row; adds each board below it to
+/// `t.nodes` (the board itself is counted by the caller). Visits the
+/// boards `Walker`'s moves reach, in the same order. Runs on `path`.
 #[allow(clippy::too_many_arguments)]
 pub(super) fn count(
     class: Class,
     b: &Bounds,
-    y: u32,
-    cols: u32,
-    left: u32,
-    right: u32,
-    board: [u32; 32],
+    path: Level,
+    free: &[u32; 32],
+    open: u32,
+    unused: u32,
+    board: &[u32; 32],
     t: &mut Tally,
 ) {
-    assert!(b.last() + 1 - y <= LANES && y >= 1);
-    let rows = b.last() + 1 - y;
-    let mut free = [0u32; LANES as usize];
-    for (k, f) in free.iter_mut().enumerate().take(rows as usize) {
-        let k32 = k as u32;
-        let row = y + k32;
-        *f = b.row_mask(class, row) & !(cols | (left << k32) | (right >> k32));
+    assert!(
+        open != 0 && open.count_ones() <= LANES,
+        "1 to {LANES} rows left"
+    );
+    // Lane `k` holds the `k`-th row left, in row order.
+    let mut fr = [0u32; LANES as usize];
+    let mut rows = [0i32; LANES as usize];
+    let mut left = open;
+    let mut k = 0;
+    while left != 0 {
+        let r = left.trailing_zeros();
+        left &= left - 1;
+        fr[k] = free[r as usize];
+        rows[k] = r as i32;
+        k += 1;
     }
+    let lanes = ((1u64 << k) - 1) as u32;
     let mut walk = Walk {
         b: *b,
         class,
-        y: y as usize,
-        board,
+        rows,
+        board: *board,
         t: Tally::default(),
     };
-    let lanes = (1u32 << rows) - 1;
-    let unused = b.all() & !cols;
-    match b.path() {
+    match path {
         #[cfg(target_arch = "x86_64")]
         Level::Avx512 => {
             // A real check, not a debug one: `start` runs AVX-512
@@ -116,7 +120,7 @@ pub(super) fn count(
             // SAFETY: `start` is compiled for AVX-512 F and VPOPCNTDQ, and
             // the assert above has just checked that this processor has
             // both (in every build, release included).
-            unsafe { walk.start(free, lanes, unused) };
+            unsafe { walk.start(fr, lanes, unused) };
         }
         #[cfg(target_arch = "x86_64")]
         Level::Avx2 => {
@@ -127,9 +131,9 @@ pub(super) fn count(
             // SAFETY: `start_v3` is compiled for x86-64-v3 (AVX2, BMI1,
             // BMI2, LZCNT, POPCNT); the assert above has just checked that
             // this processor has them (`simd::detected` asks for each).
-            unsafe { walk.start_v3(free, lanes, unused) };
+            unsafe { walk.start_v3(fr, lanes, unused) };
         }
-        _ => walk.start_scalar(free, lanes, unused),
+        _ => walk.start_scalar(fr, lanes, unused),
     }
     t.nodes += walk.t.nodes;
     t.solutions += walk.t.solutions;
@@ -138,8 +142,8 @@ pub(super) fn count(
 struct Walk {
     b: Bounds,
     class: Class,
-    /// The first row the register holds (lane `k` is row `y + k`).
-    y: usize,
+    /// The row of each lane.
+    rows: [i32; LANES as usize],
     board: [u32; 32],
     t: Tally,
 }
@@ -160,6 +164,8 @@ impl Walk {
     #[target_feature(enable = "avx512f,avx512vpopcntdq")]
     fn below(&mut self, mut fr: __m512i, mut rem: u32, mut unused: u32) {
         let lane = _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+        // SAFETY: `rows` is 16 `i32`s, the 64 bytes an unaligned load reads.
+        let rowv = unsafe { _mm512_loadu_si512(self.rows.as_ptr().cast()) };
         // The last child that fits continues here instead of recursing.
         loop {
             // The row left with the fewest free squares, the lowest of a
@@ -181,7 +187,7 @@ impl Walk {
                 }
             };
             let mut f = lane_of(fr, j);
-            let row = self.y + j as usize;
+            let row = self.rows[j as usize];
             let rest = rem & !(1 << j);
             if rest == 0 {
                 self.leaves(row, f);
@@ -190,16 +196,16 @@ impl Walk {
             if rest & (rest - 1) == 0 {
                 let k = rest.trailing_zeros();
                 let g = lane_of(fr, k);
-                self.pair(row, f, self.y + k as usize, g, j.abs_diff(k), unused);
+                self.pair(row, f, self.rows[k as usize], g, unused);
                 return;
             }
-            let dist = _mm512_abs_epi32(_mm512_sub_epi32(lane, _mm512_set1_epi32(j as i32)));
+            let dist = _mm512_abs_epi32(_mm512_sub_epi32(rowv, _mm512_set1_epi32(row)));
             let mut tail = None;
             while f != 0 {
                 let bit = f & f.wrapping_neg();
                 f ^= bit;
                 self.t.nodes += 1;
-                self.board[row] = bit;
+                self.board[row as usize] = bit;
                 let q = _mm512_set1_epi32(bit as i32);
                 let taken = _mm512_or_si512(
                     q,
@@ -243,7 +249,7 @@ macro_rules! scalar_walk {
                 loop {
                     let j = fewest(&fr, rem);
                     let mut f = fr[j as usize];
-                    let row = self.y + j as usize;
+                    let row = self.rows[j as usize];
                     let rest = rem & !(1 << j);
                     if rest == 0 {
                         self.leaves(row, f);
@@ -252,7 +258,7 @@ macro_rules! scalar_walk {
                     if rest & (rest - 1) == 0 {
                         let k = rest.trailing_zeros();
                         let g = fr[k as usize];
-                        self.pair(row, f, self.y + k as usize, g, j.abs_diff(k), unused);
+                        self.pair(row, f, self.rows[k as usize], g, unused);
                         return;
                     }
                     let mut tail = None;
@@ -260,7 +266,7 @@ macro_rules! scalar_walk {
                         let bit = f & f.wrapping_neg();
                         f ^= bit;
                         self.t.nodes += 1;
-                        self.board[row] = bit;
+                        self.board[row as usize] = bit;
                         // Each row left loses the queen's column and its two
                         // diagonals (filled rows are 0), with the forward
                         // check in the same pass: the first row left empty
@@ -271,7 +277,7 @@ macro_rules! scalar_walk {
                         while left != 0 {
                             let k = left.trailing_zeros();
                             left &= left - 1;
-                            let d = k.abs_diff(j);
+                            let d = self.rows[k as usize].abs_diff(row);
                             let v = fr[k as usize] & !(bit | (bit << d) | (bit >> d));
                             next[k as usize] = v;
                             all |= v;
@@ -360,11 +366,12 @@ fn fits_scalar(fr: &[u32; LANES as usize], rem: u32, unused: u32) -> bool {
 
 impl Walk {
     /// The last two rows left: `row` with free squares `f` (filled first,
-    /// as `below` would), then `other`, `d` rows away, with free squares
-    /// `g`; `unused` holds their two columns. Counts the boards `below`
-    /// would place: each square of `f`, and the square left for `other`
-    /// when it is free and off the first queen's diagonals.
-    fn pair(&mut self, row: usize, mut f: u32, other: usize, g: u32, d: u32, unused: u32) {
+    /// as `below` would), then `other` with free squares `g`; `unused`
+    /// holds their two columns. Counts the boards `below` would place:
+    /// each square of `f`, and the square left for `other` when it is
+    /// free and off the first queen's diagonals.
+    fn pair(&mut self, row: i32, mut f: u32, other: i32, g: u32, unused: u32) {
+        let d = row.abs_diff(other);
         self.t.nodes += f.count_ones() as u64;
         while f != 0 {
             let bit = f & f.wrapping_neg();
@@ -374,37 +381,34 @@ impl Walk {
                 continue;
             }
             self.t.nodes += 1;
-            match self.class {
-                Class::Corner => self.t.solutions += 8,
-                Class::Side | Class::Plain => {
-                    self.board[row] = bit;
-                    self.board[other] = last;
-                    let n = self.b.last() as usize;
-                    self.t.solutions += self.b.check(&self.board[..=n]);
-                }
-            }
+            self.board[row as usize] = bit;
+            self.board[other as usize] = last;
+            self.t.solutions += self.weight();
         }
     }
 
     /// The last row left, `row`, with free squares `f`: each is a board.
-    fn leaves(&mut self, row: usize, mut f: u32) {
+    fn leaves(&mut self, row: i32, mut f: u32) {
+        let boards = f.count_ones() as u64;
+        self.t.nodes += boards;
         match self.class {
-            Class::Corner => {
-                let boards = f.count_ones() as u64;
-                self.t.nodes += boards;
-                self.t.solutions += 8 * boards;
-            }
-            Class::Side | Class::Plain => {
-                let last = self.b.last() as usize;
-                while f != 0 {
-                    let bit = f & f.wrapping_neg();
-                    f ^= bit;
-                    self.board[row] = bit;
-                    self.t.nodes += 1;
-                    self.t.solutions += self.b.check(&self.board[..=last]);
-                }
-            }
+            Class::Plain => return self.t.solutions += boards,
+            Class::Corner => return self.t.solutions += 8 * boards,
+            Class::Side => {}
         }
+        while f != 0 {
+            let bit = f & f.wrapping_neg();
+            f ^= bit;
+            self.board[row as usize] = bit;
+            self.t.solutions += self.weight();
+        }
+    }
+
+    /// The weight of the complete board `board` holds.
+    #[inline]
+    fn weight(&self) -> u64 {
+        let n = self.b.last() as usize + 1;
+        self.b.weight(self.class, &self.board[..n])
     }
 }
 

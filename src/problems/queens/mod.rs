@@ -1,33 +1,36 @@
 //! N-Queens: place n queens on an n x n board, none attacking another.
 //!
-//! Bitboard layout: a partial board of `row` queens is three masks of the
-//! next row's columns, one bit per column: `cols` (taken columns), `left` and
-//! `right` (squares attacked along the two diagonals). Moving to the next row
-//! shifts `left` up and `right` down by one column. The free squares of the
-//! next row are `all & !(cols | left | right)`.
+//! One tree serves every mode (`walker.rs`): a partial board is the free
+//! squares of each row not yet filled, with columns as bits of a `u32`.
+//! Its children fill the lowest row while more than 16 are left, then the
+//! row with the fewest free squares; a board whose rows left cannot hold
+//! their queens (a row with no free square, or a column no row left can
+//! take) has none.
 //!
 //! Symmetry (count mode only): one board of each class of the square's 8
 //! symmetries is searched and counted with its class's size, by Takaken's
-//! method (`symmetry.rs`). Below the root, the tree of a count has the
-//! Corner searches (first queen in the corner, second in column `b`), then
-//! the Side searches (first queen in column `b`). Counts equal the plain
-//! count (tested against OEIS A000170).
+//! method (`symmetry.rs`). The root's children in a count are the Corner
+//! boards (first queen in the corner, second in column `b`), then the Side
+//! boards (first queen in column `b`); each case's rules are masks of its
+//! rows. Counts equal the plain count (tested against OEIS A000170).
 //!
-//! Below a board of those cases, once at most 16 rows are left, the count
-//! fills the most constrained row first and cuts a board as soon as a row
-//! left has no free square (`constrained.rs`), on every processor: with
-//! AVX-512, or on an array of rows compiled for x86-64-v3 or for the
-//! baseline target, visiting the same boards.
+//! Below a board with at most 16 rows left, a count runs `constrained.rs`,
+//! the same tree in a specialised loop, on every processor: with AVX-512,
+//! or on an array of rows compiled for x86-64-v3 or for the baseline
+//! target. A test holds every path to the walk's nodes.
 
 mod constrained;
 pub mod solution;
 mod symmetry;
+mod walker;
 
 pub use solution::verify;
+pub use walker::Walker;
 
 use crate::engine::{Mode, Problem, SubtreeCount};
 use crate::problems::PuzzleError;
-use symmetry::{Bounds, Class, Tally, count_corner, count_side};
+use constrained::{LANES, Tally};
+use symmetry::Class;
 
 /// The largest board: columns are bits of a `u32`.
 pub const MAX_N: u32 = 32;
@@ -40,50 +43,26 @@ const MIN_SYMMETRIC_N: u32 = 4;
 #[derive(Debug, Clone)]
 pub struct Queens {
     n: u32,
-    all: u32,
     symmetric: bool,
-    /// Counts by the row-order walk alone, never `constrained.rs` (tests).
-    row_order: bool,
+    /// Counts with `constrained.rs` below the cut-off (tests turn it off,
+    /// to walk the same tree by the moves alone).
+    kernel: bool,
     /// The path `constrained.rs` takes (`None`: this process's, from
     /// `HYSOLVE_SIMD` and the processor; tests force each).
     path: Option<crate::engine::simd::Level>,
 }
 
-/// A partial board: the first `row` rows hold a queen each.
-#[derive(Debug, Clone, Copy)]
+/// A partial board, as a task carries it: the queen's column in each
+/// filled row, and the case it belongs to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Board {
-    cols: u32,
-    left: u32,
-    right: u32,
-    row: u8,
+    /// The filled rows.
+    placed: u32,
+    /// The queen's column in each filled row.
+    queens: [u8; MAX_N as usize],
     /// The search the board belongs to, and its `bound1` (symmetry.rs).
     class: Class,
     bound1: u8,
-    /// Column of the queen in each placed row.
-    queens: [u8; MAX_N as usize],
-}
-
-impl Board {
-    /// This board with a queen on `bit` in its next row.
-    #[inline]
-    fn place(&self, bit: u32, all: u32) -> Board {
-        let mut child = *self;
-        child.cols |= bit;
-        child.left = ((self.left | bit) << 1) & all;
-        child.right = (self.right | bit) >> 1;
-        child.queens[self.row as usize] = bit.trailing_zeros() as u8;
-        child.row = self.row + 1;
-        child
-    }
-
-    /// The queen of each placed row as a bit.
-    fn bits(&self) -> [u32; MAX_N as usize] {
-        let mut board = [0; MAX_N as usize];
-        for (b, &q) in board.iter_mut().zip(&self.queens[..self.row as usize]) {
-            *b = 1 << q;
-        }
-        board
-    }
 }
 
 impl Queens {
@@ -106,30 +85,22 @@ impl Queens {
                 "queens: N must be between 1 and {MAX_N}, got {n}"
             )));
         }
-        let all = if n == 32 { u32::MAX } else { (1u32 << n) - 1 };
         Ok(Queens {
             n,
-            all,
             symmetric: symmetric && n >= MIN_SYMMETRIC_N,
-            row_order: false,
+            kernel: true,
             path: None,
         })
     }
 
-    fn bounds(&self, b: &Board) -> Bounds {
-        let bounds = Bounds::new(self.n, b.bound1 as u32);
-        let bounds = match self.path {
-            Some(path) => bounds.on_path(path),
-            None => bounds,
-        };
-        if self.row_order {
-            bounds.row_order()
-        } else {
-            bounds
-        }
+    /// The path `constrained.rs` takes in this process.
+    fn path(&self) -> crate::engine::simd::Level {
+        self.path.unwrap_or_else(constrained::path)
     }
 
-    /// How many searches [`Queens::classes`] lists.
+    /// How many searches the root of a folding count lists: the Corner
+    /// boards (`bound1` from 2 to n - 2), then the Side boards (`bound1`
+    /// from 1 while it is nearer the edge than n - 1 - bound1).
     fn class_count(&self) -> u32 {
         let last = self.n - 1;
         let corners = last.saturating_sub(2);
@@ -137,248 +108,120 @@ impl Queens {
         corners + sides
     }
 
-    /// The `i`-th board [`Queens::classes`] lists, made alone.
-    fn class(&self, root: &Board, i: u32) -> Board {
+    /// Moves `w` from the root to the `i`-th search of a folding count.
+    fn enter_class(&self, w: &mut Walker, i: u32) {
         let corners = (self.n - 1).saturating_sub(2);
         if i < corners {
             let bound1 = 2 + i;
-            let mut b = root.place(1, self.all).place(1 << bound1, self.all);
-            b.class = Class::Corner;
-            b.bound1 = bound1 as u8;
-            b
+            w.enter(self.n, Class::Corner, bound1 as u8, &[(0, 0), (1, bound1)]);
         } else {
             let bound1 = 1 + i - corners;
-            let mut b = root.place(1 << bound1, self.all);
-            b.class = Class::Side;
-            b.bound1 = bound1 as u8;
-            b
+            w.enter(self.n, Class::Side, bound1 as u8, &[(0, bound1)]);
         }
     }
 
-    /// The root's children in a symmetric count: the Corner searches, then
-    /// the Side searches.
-    fn classes(&self, root: &Board, out: &mut Vec<Board>) {
-        let last = self.n - 1;
-        for bound1 in 2..last {
-            let mut b = root.place(1, self.all).place(1 << bound1, self.all);
-            b.class = Class::Corner;
-            b.bound1 = bound1 as u8;
-            out.push(b);
-        }
-        let mut bound1 = 1;
-        while bound1 < last - bound1 {
-            let mut b = root.place(1 << bound1, self.all);
-            b.class = Class::Side;
-            b.bound1 = bound1 as u8;
-            out.push(b);
-            bound1 += 1;
-        }
-    }
-}
-
-/// Counts the completions of the board (`cols`, `left`, `right`) that has
-/// `rows_left >= 2` rows still to fill, adding every board visited below it
-/// to `t.nodes`. The last two rows are fused: each free square of the
-/// next-to-last row leads to as many solutions as its last row has free
-/// squares, counted by one popcount.
-fn count_below(all: u32, cols: u32, left: u32, right: u32, rows_left: u32, t: &mut Tally) {
-    let mut free = all & !(cols | left | right);
-    if rows_left == 2 {
-        while free != 0 {
-            let bit = free & free.wrapping_neg();
-            free ^= bit;
-            let last = (all & !((cols | bit) | ((left | bit) << 1) | ((right | bit) >> 1)))
-                .count_ones() as u64;
-            t.nodes += 1 + last;
-            t.solutions += last;
-        }
-        return;
-    }
-    while free != 0 {
-        let bit = free & free.wrapping_neg();
-        free ^= bit;
-        t.nodes += 1;
-        count_below(
-            all,
-            cols | bit,
-            (left | bit) << 1,
-            (right | bit) >> 1,
-            rows_left - 1,
-            t,
-        );
-    }
-}
-
-impl Queens {
-    /// The boards with a queen more (the tests' reference for the moves),
-    /// in the tree of a count that folds
-    /// symmetric boards (`symmetric`, only where `self.symmetric`) or of a
-    /// plain walk.
-    #[cfg(test)]
-    fn children(&self, b: &Board, out: &mut Vec<Board>, symmetric: bool) {
-        let y = b.row as u32;
-        if y == self.n {
-            return;
-        }
-        if symmetric && y == 0 {
-            return self.classes(b, out);
-        }
-        let free = self.all & !(b.cols | b.left | b.right);
-        let mut free = match b.class {
-            Class::Plain => free,
-            Class::Corner => self.bounds(b).corner(y, free),
-            Class::Side => self.bounds(b).side(y, b.cols, free),
-        };
-        while free != 0 {
-            let bit = free & free.wrapping_neg();
-            free ^= bit;
-            out.push(b.place(bit, self.all));
-        }
-    }
-
-    /// How many solutions `b` stands for: 0 until it is complete.
-    fn weight(&self, b: &Board) -> u64 {
-        if b.row as u32 != self.n {
+    /// How many solutions the board `w` stands on stands for: 0 until it
+    /// is complete.
+    #[inline]
+    fn weight(&self, w: &Walker) -> u64 {
+        if w.top().open != 0 {
             return 0;
         }
-        match b.class {
-            Class::Plain => 1,
-            Class::Corner => 8,
-            Class::Side => self.bounds(b).check(&b.bits()[..self.n as usize]),
-        }
+        w.bounds.weight(w.class, &w.board[..self.n as usize])
     }
 
-    /// `b` as rows of `.` and `Q`.
-    fn draw(&self, b: &Board, out: &mut String) {
-        for row in 0..self.n as usize {
-            if row > 0 {
-                out.push('\n');
-            }
-            for col in 0..self.n as u8 {
-                out.push(if b.queens[row] == col { 'Q' } else { '.' });
-            }
+    /// Counts the boards below the one `w` stands on into `t`: by the
+    /// kernel once at most [`LANES`] rows are left, by the moves above.
+    fn count_below(&self, w: &mut Walker, t: &mut Tally) {
+        let f = w.top();
+        if f.open != 0 && f.open.count_ones() <= LANES && !w.at_classes() {
+            let f = *f;
+            constrained::count(
+                w.class,
+                &w.bounds,
+                self.path(),
+                &f.free,
+                f.open,
+                f.unused,
+                &w.board,
+                t,
+            );
+            return;
         }
-    }
-
-    /// Counts the subtree of `b` (of a count that folds symmetric
-    /// boards, or not), itself included.
-    fn count_board(&self, b: &Board, symmetric: bool) -> SubtreeCount {
-        let y = b.row as u32;
-        let mut t = Tally {
-            solutions: self.weight(b),
-            nodes: 1,
-        };
-        if y < self.n {
-            match b.class {
-                Class::Plain if symmetric && y == 0 => {
-                    let mut classes = Vec::new();
-                    self.classes(b, &mut classes);
-                    for c in &classes {
-                        let sub = self.count_board(c, symmetric);
-                        t.nodes += sub.nodes;
-                        t.solutions += sub.solutions;
-                    }
-                }
-                Class::Plain if self.n - y == 1 => {
-                    let free = (self.all & !(b.cols | b.left | b.right)).count_ones() as u64;
-                    t.nodes += free;
-                    t.solutions += free;
-                }
-                Class::Plain => {
-                    count_below(self.all, b.cols, b.left, b.right, self.n - y, &mut t);
-                }
-                Class::Corner => count_corner(&self.bounds(b), y, b.cols, b.left, b.right, &mut t),
-                Class::Side => count_side(
-                    &self.bounds(b),
-                    y,
-                    b.cols,
-                    b.left,
-                    b.right,
-                    b.bits(),
-                    &mut t,
-                ),
-            }
-        }
-        SubtreeCount {
-            solutions: t.solutions,
-            nodes: t.nodes,
-            depth: None,
+        let mut moves = self.moves(w);
+        while let Some(m) = self.next_move(w, &mut moves) {
+            self.apply(w, &m);
+            t.nodes += 1;
+            t.solutions += self.weight(w);
+            self.count_below(w, t);
+            self.undo(w, &m);
         }
     }
 }
 
-/// A worker's state: the boards from its task's board down to the one it
-/// stands on, and whether its tree folds symmetric boards (a count of a
-/// `symmetric` instance).
-pub struct Walker {
-    path: Vec<Board>,
-    symmetric: bool,
+/// A move: a queen on the square `bit` of `row` (or, at the root of a
+/// folding count, `row` = [`CLASSES`] and the class's index as a bit).
+#[derive(Debug, Clone, Copy)]
+pub struct Square {
+    row: u8,
+    bit: u64,
 }
 
-impl Walker {
-    /// The board the state stands on.
-    #[inline]
-    fn top(&self) -> &Board {
-        self.path
-            .last()
-            .expect("the engine loads a board before it walks")
-    }
-
-    /// Whether the moves from the board it stands on are the symmetry
-    /// classes (the root of a folding count).
-    #[inline]
-    fn at_classes(&self) -> bool {
-        self.symmetric && self.top().row == 0
-    }
+/// The listing of a board's moves: the squares (bits) of `row` not yet
+/// tried.
+#[derive(Debug, Clone, Copy)]
+pub struct Squares {
+    row: u8,
+    left: u64,
 }
 
-/// Walked in place: a move is a bit, the square of the next row's queen
-/// (or, at the root of a folding count, the class's index as a bit); the
-/// listing of a board's moves is the set of those bits not yet tried.
+/// The `row` of the moves to the searches of a folding count.
+const CLASSES: u8 = u8::MAX;
+
+/// Walked in place (`walker.rs`).
 impl Problem for Queens {
     type Node = Board;
     type State = Walker;
-    type Move = u64;
-    type Moves = u64;
+    type Move = Square;
+    type Moves = Squares;
 
-    /// A board travels as its three masks, row, class, bound1 and queens.
+    /// A board travels as its filled rows, case, bound1 and queens.
     const ENCODES: bool = true;
 
     fn encode(&self, b: &Board, out: &mut Vec<u8>) {
-        for mask in [b.cols, b.left, b.right] {
-            out.extend_from_slice(&mask.to_le_bytes());
+        out.extend_from_slice(&b.placed.to_le_bytes());
+        out.extend_from_slice(&[b.class.code(), b.bound1]);
+        let mut rows = b.placed;
+        while rows != 0 {
+            out.push(b.queens[rows.trailing_zeros() as usize]);
+            rows &= rows - 1;
         }
-        out.extend_from_slice(&[b.row, b.class.code(), b.bound1]);
-        out.extend_from_slice(&b.queens[..b.row as usize]);
     }
 
     fn decode(&self, bytes: &[u8]) -> Option<Board> {
-        let word = |i: usize| {
-            Some(u32::from_le_bytes(
-                bytes.get(4 * i..4 * i + 4)?.try_into().ok()?,
-            ))
-        };
-        let (row, class, bound1) = (*bytes.get(12)?, *bytes.get(13)?, *bytes.get(14)?);
+        let placed = u32::from_le_bytes(bytes.get(..4)?.try_into().ok()?);
+        let (class, bound1) = (*bytes.get(4)?, *bytes.get(5)?);
         let class = Class::from_code(class)?;
-        let placed = bytes.get(15..)?;
-        if placed.len() != row as usize
-            || u32::from(row) > self.n
+        let columns = bytes.get(6..)?;
+        if (self.n < 32 && placed >> self.n != 0)
+            || columns.len() != placed.count_ones() as usize
             || u32::from(bound1) >= self.n
-            || placed.iter().any(|&q| u32::from(q) >= self.n)
+            || columns.iter().any(|&q| u32::from(q) >= self.n)
             || (class != Class::Plain && !self.symmetric)
         {
             return None;
         }
         let mut queens = [0u8; MAX_N as usize];
-        queens[..placed.len()].copy_from_slice(placed);
+        let mut rows = placed;
+        for &q in columns {
+            queens[rows.trailing_zeros() as usize] = q;
+            rows &= rows - 1;
+        }
         Some(Board {
-            cols: word(0)?,
-            left: word(1)?,
-            right: word(2)?,
-            row,
+            placed,
+            queens,
             class,
             bound1,
-            queens,
         })
     }
 
@@ -392,91 +235,136 @@ impl Problem for Queens {
 
     fn root(&self) -> Board {
         Board {
-            cols: 0,
-            left: 0,
-            right: 0,
-            row: 0,
+            placed: 0,
+            queens: [0; MAX_N as usize],
             class: Class::Plain,
             bound1: 0,
-            queens: [0; MAX_N as usize],
         }
     }
 
     fn state(&self, mode: Mode) -> Walker {
-        Walker {
-            path: Vec::new(),
-            symmetric: self.symmetric && mode == Mode::Count,
-        }
+        Walker::new(self.n, self.symmetric && mode == Mode::Count)
     }
 
     fn load(&self, w: &mut Walker, b: &Board) {
-        w.path.clear();
-        w.path.push(*b);
+        let mut queens = [(0, 0); MAX_N as usize];
+        let mut rows = b.placed;
+        let mut k = 0;
+        while rows != 0 {
+            let r = rows.trailing_zeros();
+            rows &= rows - 1;
+            queens[k] = (r, u32::from(b.queens[r as usize]));
+            k += 1;
+        }
+        w.frames.clear();
+        w.enter(self.n, b.class, b.bound1, &queens[..k]);
     }
 
     fn save(&self, w: &Walker) -> Board {
-        *w.top()
-    }
-
-    /// The free squares of the next row that the board's case allows, or
-    /// at the root of a folding count one bit per class.
-    #[inline]
-    fn moves(&self, w: &mut Walker) -> u64 {
-        let b = w.top();
-        let y = b.row as u32;
-        if y == self.n {
-            return 0;
-        }
-        if w.at_classes() {
-            return (1 << self.class_count()) - 1;
-        }
-        let free = self.all & !(b.cols | b.left | b.right);
-        u64::from(match b.class {
-            Class::Plain => free,
-            Class::Corner => self.bounds(b).corner(y, free),
-            Class::Side => self.bounds(b).side(y, b.cols, free),
-        })
-    }
-
-    #[inline]
-    fn next_move(&self, _: &Walker, left: &mut u64) -> Option<u64> {
-        let bit = *left & left.wrapping_neg();
-        *left ^= bit;
-        (bit != 0).then_some(bit)
-    }
-
-    #[inline]
-    fn apply(&self, w: &mut Walker, &bit: &u64) {
-        let child = if w.at_classes() {
-            self.class(w.top(), bit.trailing_zeros())
+        let f = w.top();
+        let rows = if self.n == 32 {
+            u32::MAX
         } else {
-            w.top().place(bit as u32, self.all)
+            (1 << self.n) - 1
         };
-        w.path.push(child);
+        let placed = rows & !f.open;
+        let mut queens = [0u8; MAX_N as usize];
+        let mut left = placed;
+        while left != 0 {
+            let r = left.trailing_zeros() as usize;
+            left &= left - 1;
+            queens[r] = w.board[r].trailing_zeros() as u8;
+        }
+        Board {
+            placed,
+            queens,
+            class: w.class,
+            bound1: w.bound1,
+        }
+    }
+
+    /// The free squares of the row the board's children fill, or at the
+    /// root of a folding count one bit per class; none when the board
+    /// fails the forward check.
+    #[inline]
+    fn moves(&self, w: &mut Walker) -> Squares {
+        if w.at_classes() {
+            let left = (1u64 << self.class_count()) - 1;
+            return Squares { row: CLASSES, left };
+        }
+        let f = w.top();
+        if f.open == 0 || !f.fits() {
+            return Squares { row: 0, left: 0 };
+        }
+        let row = f.next_row();
+        Squares {
+            row: row as u8,
+            left: u64::from(f.free[row as usize]),
+        }
     }
 
     #[inline]
-    fn undo(&self, w: &mut Walker, _: &u64) {
-        w.path.pop();
+    fn next_move(&self, _: &Walker, at: &mut Squares) -> Option<Square> {
+        let bit = at.left & at.left.wrapping_neg();
+        at.left ^= bit;
+        (bit != 0).then_some(Square { row: at.row, bit })
+    }
+
+    #[inline]
+    fn apply(&self, w: &mut Walker, &Square { row, bit }: &Square) {
+        if row == CLASSES {
+            return self.enter_class(w, bit.trailing_zeros());
+        }
+        let child = w.top().place(u32::from(row), bit as u32);
+        w.board[row as usize] = bit as u32;
+        w.frames.push(child);
+    }
+
+    #[inline]
+    fn undo(&self, w: &mut Walker, &Square { row, .. }: &Square) {
+        w.frames.pop();
+        if row == CLASSES {
+            w.class = Class::Plain;
+            w.bound1 = 0;
+            w.bounds = symmetry::Bounds::new(self.n, 0);
+        }
     }
 
     fn solution_weight(&self, w: &Walker) -> u64 {
-        self.weight(w.top())
+        self.weight(w)
     }
 
+    /// The board as rows of `.` and `Q`.
     fn render(&self, w: &Walker, out: &mut String) {
-        self.draw(w.top(), out)
+        for row in 0..self.n as usize {
+            if row > 0 {
+                out.push('\n');
+            }
+            for col in 0..self.n {
+                out.push(if w.board[row] == 1 << col { 'Q' } else { '.' });
+            }
+        }
     }
 
-    /// Below this depth the iterative counter takes over: about 11 rows
-    /// left, so one call takes tens of microseconds, short enough for
-    /// donation to balance the tail.
+    /// Below this depth the kernel takes over: about 11 rows left, so one
+    /// call takes tens of microseconds, short enough for donation to
+    /// balance the tail.
     fn count_cutoff(&self) -> Option<usize> {
-        Some(self.n.saturating_sub(11).max(1) as usize)
+        self.kernel
+            .then(|| self.n.saturating_sub(11).max(1) as usize)
     }
 
     fn count_subtree(&self, w: &mut Walker) -> SubtreeCount {
-        self.count_board(w.top(), w.symmetric)
+        let mut t = Tally {
+            solutions: self.weight(w),
+            nodes: 1,
+        };
+        self.count_below(w, &mut t);
+        SubtreeCount {
+            solutions: t.solutions,
+            nodes: t.nodes,
+            depth: None,
+        }
     }
 }
 
@@ -518,126 +406,162 @@ mod test {
         assert!(classes * 4 < plain, "{classes} of {plain}");
     }
 
-    #[test]
-    fn fast_counter_agrees_with_generic_walk() {
-        // The default count_subtree (generic) against the row-order
-        // counter, node counts included.
-        for n in 1..=10u32 {
-            let q = Queens {
-                row_order: true,
-                ..Queens::new(n, true).unwrap()
-            };
-            let mut buf = Vec::new();
-            q.children(&q.root(), &mut buf, q.symmetric);
-            let mut buf2 = Vec::new();
-            for child in buf.iter().take(3) {
-                buf2.clear();
-                q.children(child, &mut buf2, q.symmetric);
-                for b in buf2.iter().chain(std::iter::once(child)) {
-                    let fast = q.count_board(b, q.symmetric);
-                    let mut generic = SubtreeCount::default();
-                    let mut stack = vec![*b];
-                    let mut kids = Vec::new();
-                    while let Some(x) = stack.pop() {
-                        generic.nodes += 1;
-                        generic.solutions += q.weight(&x);
-                        kids.clear();
-                        q.children(&x, &mut kids, q.symmetric);
-                        stack.extend_from_slice(&kids);
-                    }
-                    assert_eq!(fast, generic, "n={n}");
-                }
-            }
+    /// The walk by the moves alone, never the kernel.
+    fn walked(q: &Queens) -> Queens {
+        Queens {
+            kernel: false,
+            ..q.clone()
         }
     }
 
     #[test]
-    fn constrained_counter_agrees_with_row_order_walk_on_every_path() {
+    fn the_kernel_visits_the_walks_tree_on_every_path() {
         use crate::engine::simd::{self, Level};
-        // Every board of the first three levels of the symmetric tree for
-        // n = 4..=14, the root for n = 15, and for n = 17 the last Side
-        // board (row 1 on: 16 rows, a full register); on each path this
-        // processor has, `none` always: the same solutions as the
-        // row-order walk, and the same nodes on every path.
+        // Whole counts for n = 1..=12, folded and not: on each path this
+        // processor has (`none` always), the kernel counts the same
+        // solutions and the same nodes as the walk by the moves.
         let paths = simd::available();
         assert_eq!(paths[0], Level::None);
-        let agree = |q: &Queens, b: &Board| {
-            let slow = Queens {
-                row_order: true,
-                ..q.clone()
-            };
-            let row = slow.count_board(b, q.symmetric);
-            let mut first = None;
-            for &path in &paths {
+        for n in 1..=12u32 {
+            for symmetric in [false, true] {
+                let q = Queens::new(n, symmetric).unwrap();
+                let (slow, _) = sequential(&walked(&q), Mode::Count);
+                for &path in &paths {
+                    let fast = Queens {
+                        path: Some(path),
+                        ..q.clone()
+                    };
+                    let (c, _) = sequential(&fast, Mode::Count);
+                    assert_eq!(
+                        (c.solutions, c.nodes),
+                        (slow.solutions, slow.nodes),
+                        "n={n} symmetric={symmetric} {path}"
+                    );
+                }
+            }
+        }
+        eprintln!("constrained.rs checked on {paths:?}");
+    }
+
+    /// Walks down `q`'s count tree from the root by the `k`-th move at
+    /// each level (the last one when there are fewer), `depth` levels.
+    fn descend(q: &Queens, picks: &[usize]) -> Walker {
+        let mut w = q.state(Mode::Count);
+        q.load(&mut w, &q.root());
+        for &k in picks {
+            let mut moves = q.moves(&mut w);
+            let mut chosen = None;
+            for _ in 0..=k {
+                match q.next_move(&w, &mut moves) {
+                    Some(m) => chosen = Some(m),
+                    None => break,
+                }
+            }
+            q.apply(&mut w, &chosen.expect("a board with children"));
+        }
+        w
+    }
+
+    #[test]
+    fn the_kernel_agrees_above_sixteen_rows_and_with_a_full_register() {
+        use crate::engine::simd;
+        // n = 18 and 19 fill rows in order while more than 16 are left;
+        // the subtrees below a few levels down (13 to 16 rows left, the
+        // register full) agree with the walk on every path.
+        for (n, picks) in [
+            (18, &[40, 0][..]),
+            (18, &[5, 3, 0]),
+            (19, &[44, 1, 2, 0]),
+            (17, &[20, 2, 1]),
+        ] {
+            let q = Queens::new(n, true).unwrap();
+            let mut w = descend(&q, picks);
+            let slow = walked(&q).count_subtree_by_moves(&mut w);
+            for path in simd::available() {
                 let fast = Queens {
                     path: Some(path),
                     ..q.clone()
                 }
-                .count_board(b, q.symmetric);
-                assert_eq!(fast.solutions, row.solutions, "n={} {path} {b:?}", q.n);
-                assert!(fast.nodes <= row.nodes, "n={} {path} {b:?}", q.n);
-                let first = *first.get_or_insert(fast.nodes);
-                assert_eq!(
-                    fast.nodes, first,
-                    "n={} {path}: nodes differ from none",
-                    q.n
-                );
+                .count_subtree(&mut w);
+                assert_eq!(fast, slow, "n={n} {picks:?} {path}");
             }
-            (first.unwrap(), row.nodes)
-        };
-        for n in 4..=15u32 {
-            let q = Queens::new(n, true).unwrap();
-            let mut level = vec![q.root()];
-            let (mut fewer, mut all) = (0, 0);
-            for _ in 0..if n < 15 { 3 } else { 1 } {
-                let mut next = Vec::new();
-                for b in &level {
-                    let (fast, row) = agree(&q, b);
-                    fewer += fast;
-                    all += row;
-                    q.children(b, &mut next, q.symmetric);
-                }
-                level = next;
-            }
-            assert!(n < 12 || fewer * 2 < all, "n={n}: {fewer} of {all} boards");
+            assert!(slow.nodes > 1000, "n={n} {picks:?}: {slow:?}");
         }
-        let q = Queens::new(17, true).unwrap();
-        let mut classes = Vec::new();
-        q.children(&q.root(), &mut classes, q.symmetric);
-        let side = classes.last().unwrap();
-        assert_eq!((side.class, side.row), (Class::Side, 1));
-        agree(&q, side);
-        eprintln!("constrained.rs checked on {paths:?}");
+    }
+
+    impl Queens {
+        /// The count below `w`'s board by the moves alone.
+        fn count_subtree_by_moves(&self, w: &mut Walker) -> SubtreeCount {
+            let mut t = SubtreeCount {
+                solutions: self.weight(w),
+                nodes: 1,
+                depth: None,
+            };
+            let mut moves = self.moves(w);
+            while let Some(m) = self.next_move(w, &mut moves) {
+                self.apply(w, &m);
+                let sub = self.count_subtree_by_moves(w);
+                t.nodes += sub.nodes;
+                t.solutions += sub.solutions;
+                self.undo(w, &m);
+            }
+            t
+        }
     }
 
     #[test]
-    fn moves_in_place_reach_the_children_in_order() {
-        // The first three levels, in a folding count and in a listing.
-        for n in 4..=12u32 {
+    fn every_mode_walks_one_tree() {
+        // A listing walks the tree of a plain count: the same nodes.
+        for n in 1..=9u32 {
+            let q = Queens::new(n, true).unwrap();
+            let counted = sequential(&Queens::new(n, false).unwrap(), Mode::Count).0;
+            let listed = sequential(&q, Mode::All).0;
+            assert_eq!(
+                (listed.solutions, listed.nodes),
+                (counted.solutions, counted.nodes),
+                "n={n}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_saved_board_travels_and_loads_back() {
+        // Every board of the first three levels of a folding count and of
+        // a listing, through encode and decode, loads back to the same
+        // board with the same moves.
+        for n in [1, 4, 8, 13, 32] {
             let q = Queens::new(n, true).unwrap();
             for mode in [Mode::Count, Mode::All] {
-                let symmetric = mode == Mode::Count;
                 let mut w = q.state(mode);
+                let mut other = q.state(mode);
                 let mut level = vec![q.root()];
                 for _ in 0..3 {
                     let mut next = Vec::new();
-                    for b in &level {
-                        let mut expected = Vec::new();
-                        q.children(b, &mut expected, symmetric);
+                    for b in level.iter().take(40) {
+                        let mut bytes = Vec::new();
+                        q.encode(b, &mut bytes);
+                        assert_eq!(q.decode(&bytes), Some(*b), "n={n}");
                         q.load(&mut w, b);
-                        let mut listing = q.moves(&mut w);
-                        let mut reached = Vec::new();
-                        while let Some(m) = q.next_move(&w, &mut listing) {
+                        assert_eq!(q.save(&w), *b);
+                        let mut moves = q.moves(&mut w);
+                        while let Some(m) = q.next_move(&w, &mut moves) {
                             q.apply(&mut w, &m);
-                            reached.push(q.save(&w));
+                            let child = q.save(&w);
+                            q.load(&mut other, &child);
+                            assert_eq!(q.save(&other), child);
+                            assert_eq!(
+                                format!("{:?}", other.top().free),
+                                format!("{:?}", w.top().free)
+                            );
+                            next.push(child);
                             q.undo(&mut w, &m);
                         }
-                        assert_eq!(format!("{reached:?}"), format!("{expected:?}"), "n={n}");
-                        next.extend(expected);
+                        assert_eq!(q.save(&w), *b, "undo is exact");
                     }
                     level = next;
                 }
             }
+            assert_eq!(q.decode(&[1, 0, 0, 0, 9, 0, 0]), None);
         }
     }
 

@@ -11,18 +11,18 @@
 //!   the corner; rows `1..bound1` (where `bound1` is the second row's
 //!   column) leave column 1 free, which keeps one of the two.
 //! - **Side**: the first row's queen in column `bound1`, `1 <= bound1 <
-//!   n - 1 - bound1`. Rows `1..bound1` keep their queens off the two edge
-//!   columns, row `bound2 = n - 1 - bound1` needs an edge column taken by
-//!   then, and the last row keeps off the `bound1` columns nearest each
-//!   edge: the first row's queen is then nearest an edge of all four edge
+//!   n - 1 - bound1`. Rows `1..bound1` and the rows after `bound2 = n - 1 -
+//!   bound1` keep their queens off the two edge columns (so that rows
+//!   `bound1..=bound2` take both), and the last row keeps off the `bound1`
+//!   columns nearest each edge: the first row's queen is then nearest an edge of all four edge
 //!   queens, which leaves only symmetric boards to tell apart. A complete
-//!   board's rotations are compared with it ([`check`]), which keeps the
+//!   board's rotations are compared with it ([`Bounds::check`]), which keeps the
 //!   smallest of its class and finds the class's size.
 //!
 //! Each representative is counted with the size of its class, so the
-//! totals equal the plain count (tested against OEIS A000170).
-
-use super::constrained;
+//! totals equal the plain count (tested against OEIS A000170). Every rule
+//! is a mask of a row ([`Bounds::row_mask`]), whichever order the rows are
+//! filled in.
 
 /// The search a board belongs to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -62,11 +62,6 @@ pub(super) struct Bounds {
     top: u32,
     /// The column a 180-degree symmetric board has in its last row.
     end: u32,
-    /// Counts with `constrained.rs` below its cut-off (always, but in
-    /// tests that ask for the row-order walk alone).
-    constrained: bool,
-    /// The instructions `constrained.rs` uses.
-    path: crate::engine::simd::Level,
 }
 
 impl Bounds {
@@ -86,26 +81,6 @@ impl Bounds {
             last_mask,
             top,
             end: top >> bound1.min(31),
-            constrained: true,
-            path: constrained::path(),
-        }
-    }
-
-    /// The same bounds, counted on `path` (tests force each).
-    pub(super) fn on_path(self, path: crate::engine::simd::Level) -> Bounds {
-        Bounds { path, ..self }
-    }
-
-    /// The path `constrained.rs` takes.
-    pub(super) fn path(&self) -> crate::engine::simd::Level {
-        self.path
-    }
-
-    /// The same bounds, counted by the row-order walk alone.
-    pub(super) fn row_order(self) -> Bounds {
-        Bounds {
-            constrained: false,
-            ..self
         }
     }
 
@@ -113,51 +88,31 @@ impl Bounds {
         self.last
     }
 
-    pub(super) fn all(&self) -> u32 {
-        self.all
-    }
-
     /// The squares of `row` a board of `class` may use at all, whatever
-    /// the rows above hold (for `constrained.rs`; [`Bounds::side`] asks
-    /// instead, at row `bound2`, that both edge columns be taken by then,
-    /// which with every column taken once is the same set of boards).
+    /// the other rows hold. A Corner board keeps column 1 free in rows
+    /// `1..bound1`; a Side board keeps the edge columns free in rows
+    /// `1..bound1` and `bound2 + 1..n`, and its last row off `last_mask`.
+    /// (Takaken's row-order walk asks instead, at row `bound2`, that an
+    /// edge column be taken by then: with every column taken once, that
+    /// is the same set of complete boards.)
     pub(super) fn row_mask(&self, class: Class, row: u32) -> u32 {
         match class {
-            Class::Corner => self.corner(row, self.all),
+            Class::Corner if row < self.bound1 => self.all & !2,
             Class::Side if row == self.last => self.all & !self.last_mask,
             Class::Side if row < self.bound1 || row > self.bound2 => self.all & !self.side,
-            Class::Side | Class::Plain => self.all,
+            Class::Corner | Class::Side | Class::Plain => self.all,
         }
     }
 
-    /// Whether the count below row `y` goes to `constrained.rs`.
-    #[inline(always)]
-    fn hands_over(&self, y: u32) -> bool {
-        self.constrained && y >= 1 && self.last + 1 - y <= constrained::LANES
-    }
-
-    /// The squares of row `y` a Corner board may use, of `free`.
-    #[inline(always)]
-    pub(super) fn corner(&self, y: u32, free: u32) -> u32 {
-        if y < self.bound1 { free & !2 } else { free }
-    }
-
-    /// The squares of row `y` a Side board with columns `cols` taken may
-    /// use, of `free`.
-    #[inline(always)]
-    pub(super) fn side(&self, y: u32, cols: u32, free: u32) -> u32 {
-        if y == self.last {
-            if free & self.last_mask != 0 { 0 } else { free }
-        } else if y < self.bound1 {
-            free & !self.side
-        } else if y == self.bound2 {
-            match cols & self.side {
-                0 => 0,
-                s if s == self.side => free,
-                _ => free & self.side,
-            }
-        } else {
-            free
+    /// How many boards the complete board `board` (its queen's bit in
+    /// each row) of `class` stands for: 1 for a Plain board, 8 for a
+    /// Corner one, and for a Side one [`Bounds::check`]'s.
+    #[inline]
+    pub(super) fn weight(&self, class: Class, board: &[u32]) -> u64 {
+        match class {
+            Class::Plain => 1,
+            Class::Corner => 8,
+            Class::Side => self.check(board),
         }
     }
 
@@ -165,7 +120,7 @@ impl Bounds {
     /// each row) stands for: 2, 4 or 8 when it is the smallest of its
     /// class under rotation, 0 when a rotation of it is smaller (that one
     /// is counted instead).
-    pub(super) fn check(&self, board: &[u32]) -> u64 {
+    fn check(&self, board: &[u32]) -> u64 {
         let last = self.last as usize;
         // 90 degrees: compare row `own` of the board with column `ptn`
         // read from the other side.
@@ -232,149 +187,5 @@ impl Bounds {
             }
         }
         8
-    }
-}
-
-/// Running totals of a counter.
-#[derive(Debug, Default)]
-pub(super) struct Tally {
-    pub solutions: u64,
-    pub nodes: u64,
-}
-
-/// Counts the Corner boards below row `y` (masks of row `y`'s attacks),
-/// each with weight 8, adding every board placed to `t.nodes`. The last
-/// two rows are fused: a next-to-last queen leads to as many boards as the
-/// last row has free squares. Once at most 16 rows are left, and the
-/// processor has AVX-512, `constrained.rs` counts the rest.
-pub(super) fn count_corner(b: &Bounds, y: u32, cols: u32, left: u32, right: u32, t: &mut Tally) {
-    if b.hands_over(y) {
-        constrained::count(Class::Corner, b, y, cols, left, right, [0; 32], t);
-        return;
-    }
-    let mut free = b.corner(y, b.all & !(cols | left | right));
-    if y == b.last {
-        let last = free.count_ones() as u64;
-        t.nodes += last;
-        t.solutions += 8 * last;
-        return;
-    }
-    if y + 1 == b.last {
-        while free != 0 {
-            let bit = free & free.wrapping_neg();
-            free ^= bit;
-            let next =
-                b.all & !((cols | bit) | (((left | bit) << 1) & b.all) | ((right | bit) >> 1));
-            let last = b.corner(y + 1, next).count_ones() as u64;
-            t.nodes += 1 + last;
-            t.solutions += 8 * last;
-        }
-        return;
-    }
-    while free != 0 {
-        let bit = free & free.wrapping_neg();
-        free ^= bit;
-        t.nodes += 1;
-        count_corner(
-            b,
-            y + 1,
-            cols | bit,
-            ((left | bit) << 1) & b.all,
-            (right | bit) >> 1,
-            t,
-        );
-    }
-}
-
-/// Counts the Side boards below row `y` (masks of row `y`'s attacks),
-/// `board` holding the queens of the rows above (bits), each complete
-/// board with the weight [`Bounds::check`] gives it, adding every board
-/// placed to `t.nodes`. Once at most 16 rows are left, and the processor
-/// has AVX-512, `constrained.rs` counts the rest.
-pub(super) fn count_side(
-    b: &Bounds,
-    y: u32,
-    cols: u32,
-    left: u32,
-    right: u32,
-    board: [u32; 32],
-    t: &mut Tally,
-) {
-    let mut walk = SideWalk {
-        b: *b,
-        board,
-        t: Tally::default(),
-    };
-    walk.below(y, cols, left, right);
-    t.nodes += walk.t.nodes;
-    t.solutions += walk.t.solutions;
-}
-
-/// A Side search's state in one place, so that its recursion passes only
-/// the row and the three masks.
-struct SideWalk {
-    b: Bounds,
-    board: [u32; 32],
-    t: Tally,
-}
-
-impl SideWalk {
-    fn below(&mut self, y: u32, cols: u32, left: u32, right: u32) {
-        if self.b.hands_over(y) {
-            let b = self.b;
-            constrained::count(
-                Class::Side,
-                &b,
-                y,
-                cols,
-                left,
-                right,
-                self.board,
-                &mut self.t,
-            );
-            return;
-        }
-        let all = self.b.all;
-        let mut free = self.b.side(y, cols, all & !(cols | left | right));
-        if y == self.b.last {
-            if free != 0 {
-                self.leaf(free);
-            }
-            return;
-        }
-        self.t.nodes += free.count_ones() as u64;
-        if y + 1 == self.b.last {
-            // The last row with its parent: one free square at most.
-            while free != 0 {
-                let bit = free & free.wrapping_neg();
-                free ^= bit;
-                let f = all & !((cols | bit) | (((left | bit) << 1) & all) | ((right | bit) >> 1));
-                if f != 0 && f & self.b.last_mask == 0 {
-                    self.board[y as usize] = bit;
-                    self.leaf(f);
-                }
-            }
-            return;
-        }
-        while free != 0 {
-            let bit = free & free.wrapping_neg();
-            free ^= bit;
-            self.board[y as usize] = bit;
-            self.below(
-                y + 1,
-                cols | bit,
-                ((left | bit) << 1) & all,
-                (right | bit) >> 1,
-            );
-        }
-    }
-
-    /// A complete board, its last row's queen on `bit`.
-    #[inline]
-    fn leaf(&mut self, bit: u32) {
-        let last = self.b.last as usize;
-        self.board[last] = bit;
-        self.t.nodes += 1;
-        self.t.solutions += self.b.check(&self.board[..=last]);
     }
 }
