@@ -110,6 +110,14 @@ fn queens_and_langford_counts_in_every_configuration_on_both_structures() {
                 // Both structures search the same tree, node for node.
                 assert_eq!(*nodes.get_or_insert(o.nodes), o.nodes, "{engine:?}");
             }
+            // The count's kernel below the cut-off visits the tree that a
+            // listing walks by the moves alone.
+            let listed = run(&problem, Mode::All, 1, 1).0;
+            assert_eq!(
+                (listed.solutions, Some(listed.nodes)),
+                (count, nodes),
+                "{engine:?}: the kernel against the walk"
+            );
         }
     }
 }

@@ -379,25 +379,3 @@ pub struct SubtreeCount {
     /// counter knows (`None`: the run reports no depth).
     pub depth: Option<u64>,
 }
-
-impl SubtreeCount {
-    /// The count of a subtree whose root is `node` (worth `weight`
-    /// solutions), with `below` counting, in place on a copy of the node,
-    /// everything strictly under it. For problems whose node is an
-    /// `Option`, `None` standing for a dead root.
-    pub fn in_place<N: Clone>(
-        node: &Option<N>,
-        weight: u64,
-        below: impl FnOnce(&mut N, &mut SubtreeCount),
-    ) -> SubtreeCount {
-        let mut total = SubtreeCount {
-            nodes: 1,
-            solutions: weight,
-            depth: None,
-        };
-        if let Some(n) = node {
-            below(&mut n.clone(), &mut total);
-        }
-        total
-    }
-}

@@ -23,7 +23,7 @@ pub mod solution;
 pub mod square;
 pub mod verify;
 
-use crate::engine::{SubtreeCount, Tree};
+use crate::engine::{Mode, Problem, SubtreeCount};
 use crate::input::read_text;
 use crate::problems::PuzzleError;
 use plan::{MAX_LINES, Plan, Step};
@@ -243,8 +243,12 @@ impl Magic {
     /// Places `v` by `step` if the number is free, the order constraints
     /// hold and every line through the cell stays feasible (checked before
     /// anything is written); returns false, leaving `s` as it was, otherwise.
+    /// Whether `v` may go in `step`'s cell of `s`: unused, every line
+    /// through the cell left able to reach the magic sum (a line with one
+    /// cell left then needs a partner that is unused), and the order the
+    /// symmetry breaking asks for.
     #[inline(always)]
-    fn place(&self, s: &mut Square, step: &Step, v: u16) -> bool {
+    fn admits(&self, s: &Square, step: &Step, v: u16) -> bool {
         let m = self.plan.magic_sum as i64;
         let partnerless = |l: &u8| {
             let partner = m - s.sum[*l as usize] as i64 - v as i64;
@@ -262,13 +266,16 @@ impl Magic {
         }
         let mut unused = self.unused(s);
         clear(&mut unused, v);
-        for &l in step.lines.as_slice() {
+        step.lines.as_slice().iter().all(|&l| {
             let k = s.left[l as usize] as usize - 1;
             let need = m - s.sum[l as usize] as i64 - v as i64;
-            if !self.reachable(need, k, &unused) {
-                return false;
-            }
-        }
+            self.reachable(need, k, &unused)
+        })
+    }
+
+    /// Puts `v` (which [`Magic::admits`]) in `step`'s cell of `s`.
+    #[inline(always)]
+    fn put(&self, s: &mut Square, step: &Step, v: u16) {
         s.vals[step.cell as usize] = v;
         set(&mut s.used, v);
         for &l in step.lines.as_slice() {
@@ -276,7 +283,6 @@ impl Magic {
             s.left[l as usize] -= 1;
         }
         s.step += 1;
-        true
     }
 
     /// Whether `k` distinct numbers of `unused` can sum to `need`.
@@ -294,8 +300,9 @@ impl Magic {
         }
     }
 
+    /// Takes `v` out of `step`'s cell again.
     #[inline]
-    fn undo(&self, s: &mut Square, step: &Step, v: u16) {
+    fn take(&self, s: &mut Square, step: &Step, v: u16) {
         s.step -= 1;
         for &l in step.lines.as_slice() {
             s.sum[l as usize] -= v as u32;
@@ -363,14 +370,15 @@ impl Magic {
             while word != 0 {
                 let v = (w * 64) as u16 + word.trailing_zeros() as u16 + 1;
                 word &= word - 1;
-                if self.place(s, step, v) {
+                if self.admits(s, step, v) {
+                    self.put(s, step, v);
                     total.nodes += 1;
                     if last {
                         total.solutions += 1;
                     } else {
                         self.count_below(s, total);
                     }
-                    self.undo(s, step, v);
+                    self.take(s, step, v);
                 }
             }
         }
@@ -434,8 +442,25 @@ fn max_sum(b: &Bits, k: usize) -> Option<u32> {
     (k == 0).then_some(sum)
 }
 
-impl Tree for Magic {
+/// Where the listing of a cell's numbers stands: the range the lines
+/// allow, tried from the middle out (they leave every line through the
+/// cell the most room, which finds a first square of a large empty order
+/// far sooner; counts do not depend on the order), and the next offset.
+#[derive(Debug, Clone, Copy)]
+pub struct Numbers {
+    lo: i32,
+    hi: i32,
+    next: i32,
+}
+
+impl Problem for Magic {
     type Node = Option<Box<Square>>;
+    /// The square the worker stands on (`None`: the given cells already
+    /// contradict).
+    type State = Option<Box<Square>>;
+    /// A number for the next cell of the plan.
+    type Move = u16;
+    type Moves = Numbers;
 
     fn name(&self) -> &'static str {
         "magic"
@@ -455,43 +480,85 @@ impl Tree for Magic {
         self.root.as_ref().ok().cloned()
     }
 
-    fn children(&self, node: &Self::Node, out: &mut Vec<Self::Node>) {
-        let Some(s) = node else { return };
+    fn state(&self, _: Mode) -> Self::State {
+        None
+    }
+
+    fn load(&self, state: &mut Self::State, node: &Self::Node) {
+        state.clone_from(node);
+    }
+
+    fn save(&self, state: &Self::State) -> Self::Node {
+        state.clone()
+    }
+
+    #[inline]
+    fn moves(&self, state: &mut Self::State) -> Numbers {
+        let none = Numbers {
+            lo: 1,
+            hi: 0,
+            next: 0,
+        };
+        let Some(s) = state else { return none };
         let Some(step) = self.plan.steps.get(s.step as usize) else {
-            return;
+            return none;
         };
         let (lo, hi) = self.candidates(s, step);
         if lo > hi {
-            return;
+            return none;
         }
-        // Middle values first: they leave every line through the cell the
-        // most room, which finds a first square of a large empty order far
-        // sooner (counts do not depend on the order).
-        let mid = (lo + hi) / 2;
-        let mut child = s.clone();
-        for d in 0..=(hi - lo) {
+        Numbers {
+            lo: lo as i32,
+            hi: hi as i32,
+            next: 0,
+        }
+    }
+
+    #[inline]
+    fn next_move(&self, state: &Self::State, at: &mut Numbers) -> Option<u16> {
+        let s = state.as_ref()?;
+        let step = self.plan.steps.get(s.step as usize)?;
+        let mid = (at.lo + at.hi) / 2;
+        while at.next <= at.hi - at.lo {
+            let d = at.next;
+            at.next += 1;
             let v = if d % 2 == 0 {
                 mid - d / 2
             } else {
                 mid + d / 2 + 1
             };
-            if v < lo || v > hi {
+            if v < at.lo || v > at.hi {
                 continue;
             }
-            if self.place(&mut child, step, v as u16) {
-                out.push(Some(child.clone()));
-                self.undo(&mut child, step, v as u16);
+            if self.admits(s, step, v as u16) {
+                return Some(v as u16);
             }
         }
+        None
     }
 
-    fn solution_weight(&self, node: &Self::Node) -> u64 {
-        node.as_ref()
+    #[inline]
+    fn apply(&self, state: &mut Self::State, &v: &u16) {
+        let s = state.as_mut().expect("a move from a square");
+        let step = &self.plan.steps[s.step as usize];
+        self.put(s, step, v);
+    }
+
+    #[inline]
+    fn undo(&self, state: &mut Self::State, &v: &u16) {
+        let s = state.as_mut().expect("a move from a square");
+        let step = &self.plan.steps[s.step as usize - 1];
+        self.take(s, step, v);
+    }
+
+    fn solution_weight(&self, state: &Self::State) -> u64 {
+        state
+            .as_ref()
             .is_some_and(|s| s.step as usize == self.plan.steps.len()) as u64
     }
 
-    fn render(&self, node: &Self::Node, out: &mut String) {
-        let Some(s) = node else { return };
+    fn render(&self, state: &Self::State, out: &mut String) {
+        let Some(s) = state else { return };
         let n = self.plan.n;
         let width = (n * n).to_string().len();
         for r in 0..n {
@@ -520,10 +587,18 @@ impl Tree for Magic {
         Some(depth.min(self.plan.steps.len()))
     }
 
-    fn count_subtree(&self, node: &Self::Node) -> SubtreeCount {
-        SubtreeCount::in_place(node, self.solution_weight(node), |s, total| {
-            self.count_below(s, total)
-        })
+    /// The same tree as the moves (the same numbers, rising instead of
+    /// from the middle out), by the bit tricks of [`Magic::count_below`].
+    fn count_subtree(&self, state: &mut Self::State) -> SubtreeCount {
+        let mut total = SubtreeCount {
+            nodes: 1,
+            solutions: self.solution_weight(state),
+            depth: None,
+        };
+        if let Some(s) = state {
+            self.count_below(s, &mut total);
+        }
+        total
     }
 }
 

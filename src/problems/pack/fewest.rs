@@ -14,7 +14,7 @@
 //! beyond the planes (near the root only) fall back to an exact count.
 
 use super::bits::{self, Bits};
-use super::{Pack, Packing};
+use super::{Pack, Packing, Rule};
 use crate::engine::SubtreeCount;
 
 /// Counts up to `2^PLANES - 1` are exact in the counters.
@@ -110,8 +110,7 @@ impl<const W: usize> Pack<W> {
         Some(best.1)
     }
 
-    /// The placements that fit `s` (piece left, kept by the symmetry
-    /// breaking, cells empty), appended to `out`, with their counts.
+    /// The placements that fit `s` (piece left, cells empty), appended to `out`, with their counts.
     fn fitting(&self, s: &Packing<W>, out: &mut Vec<Fit<W>>) -> Counts<W> {
         let mut counts = Counts::new();
         for (k, list) in self.by_kind.iter().enumerate() {
@@ -120,7 +119,7 @@ impl<const W: usize> Pack<W> {
             }
             for &q in list {
                 let mask = &self.masks[q as usize];
-                if self.allowed[q as usize] && bits::is_subset(mask, &s.empty) {
+                if bits::is_subset(mask, &s.empty) {
                     out.push(Fit {
                         mask: *mask,
                         p: q,
@@ -176,11 +175,11 @@ impl<const W: usize> Pack<W> {
 
     /// Counts the packings below `s` (the restricted piece placed), adding
     /// every placement made to `total.nodes`.
-    pub(super) fn count_fewest(&self, s: &mut Packing<W>, total: &mut SubtreeCount) {
+    pub(super) fn count_fewest(&self, s: &mut Packing<W>, rule: Rule, total: &mut SubtreeCount) {
         let mut buf = Vec::with_capacity(4 * self.masks.len());
         let counts = self.fitting(s, &mut buf);
         let end = buf.len();
-        self.fewest_level(s, &mut buf, 0, end, counts, total);
+        self.fewest_level(s, &mut buf, 0, end, counts, rule, total);
     }
 
     /// One level: `buf[from..to]` holds the placements that fit `s`, with
@@ -192,6 +191,7 @@ impl<const W: usize> Pack<W> {
         from: usize,
         to: usize,
         counts: Counts<W>,
+        rule: Rule,
         total: &mut SubtreeCount,
     ) {
         let Some(cell) = self.fewest_cell(s, &buf[from..to], &counts) else {
@@ -203,10 +203,10 @@ impl<const W: usize> Pack<W> {
             if !bits::test(&mask, cell) || !self.fillable_after(s, p, &mask, min, gcd) {
                 continue;
             }
-            self.apply(s, p);
+            self.place(s, p);
             total.nodes += 1;
             if bits::is_zero(&s.empty) {
-                total.solutions += self.leaf_weight(s);
+                total.solutions += self.leaf_weight(s, rule);
             } else {
                 // The child's list: this one's, less the placements that
                 // meet the piece just placed, and its kind's when no copy
@@ -226,10 +226,10 @@ impl<const W: usize> Pack<W> {
                     }
                 }
                 let end = buf.len();
-                self.fewest_level(s, buf, start, end, child, total);
+                self.fewest_level(s, buf, start, end, child, rule, total);
                 buf.truncate(start);
             }
-            self.unapply(s, p);
+            self.unplace(s, p);
         }
     }
 }
@@ -239,60 +239,65 @@ mod test {
     use super::super::figure::Figure;
     use super::super::pieces::PieceSet;
     use super::super::{Layout, Pack};
-    use crate::engine::Tree;
+    use crate::engine::{Mode, Problem};
 
-    /// Nodes and solutions of the subtree of `node`, by the engine's
-    /// generic walk (`children`, `solution_weight`).
-    fn generic<P: Tree>(p: &P, node: &P::Node) -> (u64, u64) {
-        let (mut nodes, mut solutions) = (0, 0);
-        let mut stack = vec![node.clone()];
-        let mut kids = Vec::new();
-        while let Some(n) = stack.pop() {
-            nodes += 1;
-            solutions += p.solution_weight(&n);
-            kids.clear();
-            p.children(&n, &mut kids);
-            stack.append(&mut kids);
+    /// Nodes and solutions of the subtree `state` stands on, by the
+    /// walk's moves alone.
+    fn walked<P: Problem>(p: &P, state: &mut P::State) -> (u64, u64) {
+        let (mut nodes, mut solutions) = (1, p.solution_weight(state));
+        let mut moves = p.moves(state);
+        while let Some(m) = p.next_move(state, &mut moves) {
+            p.apply(state, &m);
+            let (n, s) = walked(p, state);
+            nodes += n;
+            solutions += s;
+            p.undo(state, &m);
         }
         (nodes, solutions)
     }
 
     #[test]
-    fn the_counter_walks_the_tree_the_generic_walk_does() {
+    fn the_counters_walk_the_tree_the_moves_do() {
         let solid = "tests/data/packing/solid-pentominoes.pieces";
-        // (pieces, figure, distinct, weighted, count)
+        // (pieces, figure, distinct, mode, solutions): 3D (fewest.rs), and
+        // 2D (the lowest empty cell), in every rule.
         let cases = [
-            ("soma", "3x3x3", false, false, 11_520),
-            ("soma", "3x3x3", true, false, 240),
-            ("soma", "3x3x3", false, true, 11_520),
-            (solid, "10x3x2", true, false, 12),
-            (solid, "10x3x2", false, true, 96),
+            ("soma", "3x3x3", false, Mode::All, 11_520),
+            ("soma", "3x3x3", true, Mode::Count, 240),
+            ("soma", "3x3x3", false, Mode::Count, 11_520),
+            (solid, "10x3x2", true, Mode::All, 12),
+            (solid, "10x3x2", false, Mode::Count, 96),
+            ("pentominoes", "20x3", false, Mode::All, 8),
+            ("pentominoes", "20x3", false, Mode::Count, 8),
+            ("pentominoes", "20x3", true, Mode::Count, 2),
         ];
-        for (pieces, figure, distinct, weighted, expected) in cases {
+        for (pieces, figure, distinct, mode, expected) in cases {
             let set = PieceSet::load(pieces).unwrap();
             let layout = Layout::new(set, Figure::parse_box(figure).unwrap()).unwrap();
-            let p = if weighted {
-                Pack::<1>::weighted(layout).unwrap()
-            } else {
-                Pack::<1>::new(layout, distinct).unwrap()
-            };
-            let root = p.root();
-            let whole = p.count_subtree(&root);
-            assert_eq!(
-                (whole.nodes, whole.solutions),
-                generic(&p, &root),
-                "{pieces}"
-            );
-            assert_eq!(whole.solutions, expected);
-            let mut kids = Vec::new();
-            p.children(&root, &mut kids);
-            let mut grandkids = Vec::new();
-            for k in kids.iter().take(4) {
-                p.children(k, &mut grandkids);
-            }
-            for n in kids.iter().chain(&grandkids) {
-                let c = p.count_subtree(n);
-                assert_eq!((c.nodes, c.solutions), generic(&p, n), "{pieces}");
+            let p = Pack::<1>::new(layout, distinct).unwrap();
+            let what = format!("{pieces} {figure} distinct={distinct} {mode:?}");
+            let mut w = p.state(mode);
+            p.load(&mut w, &p.root());
+            let whole = p.count_subtree(&mut w);
+            assert_eq!((whole.nodes, whole.solutions), walked(&p, &mut w), "{what}");
+            assert_eq!(whole.solutions, expected, "{what}");
+            // The subtrees of the first children and grandchildren.
+            let mut moves = p.moves(&mut w);
+            for _ in 0..4 {
+                let Some(m) = p.next_move(&w, &mut moves) else {
+                    break;
+                };
+                p.apply(&mut w, &m);
+                let c = p.count_subtree(&mut w);
+                assert_eq!((c.nodes, c.solutions), walked(&p, &mut w), "{what}");
+                let mut below = p.moves(&mut w);
+                if let Some(g) = p.next_move(&w, &mut below) {
+                    p.apply(&mut w, &g);
+                    let c = p.count_subtree(&mut w);
+                    assert_eq!((c.nodes, c.solutions), walked(&p, &mut w), "{what}");
+                    p.undo(&mut w, &g);
+                }
+                p.undo(&mut w, &m);
             }
         }
     }

@@ -38,14 +38,16 @@ pub mod pieces;
 pub mod solution;
 pub(crate) mod symmetry;
 pub mod verify;
+mod walk;
 
-use crate::engine::{SubtreeCount, Tree};
+use crate::engine::SubtreeCount;
 use crate::problems::PuzzleError;
 use bits::Bits;
 use figure::Figure;
 use parity::Parity;
 use pieces::{MAX_KINDS, MAX_PIECES, PieceSet};
 use std::collections::HashMap;
+pub use walk::{List, Rule};
 
 /// A partial packing.
 #[derive(Debug, Clone)]
@@ -187,30 +189,14 @@ impl Layout {
     /// The search for this layout, on the smallest board it fits, handed
     /// to `then`: each board size is compiled separately, so the hot loop
     /// works on a fixed number of words, and `then` is called with the
-    /// size's own type. A count of every packing (`count` and not
-    /// `distinct`) is weighted by symmetry ([`Pack::weighted`]).
-    pub fn search<T: WithPack>(
-        self,
-        distinct: bool,
-        count: bool,
-        then: T,
-    ) -> Result<T::Output, PuzzleError> {
-        fn make<const W: usize>(
-            l: Layout,
-            distinct: bool,
-            count: bool,
-        ) -> Result<Pack<W>, PuzzleError> {
-            if count && !distinct {
-                Pack::weighted(l)
-            } else {
-                Pack::new(l, distinct)
-            }
-        }
+    /// size's own type. (A count folds symmetric packings by itself:
+    /// [`Rule::Weighted`].)
+    pub fn search<T: WithPack>(self, distinct: bool, then: T) -> Result<T::Output, PuzzleError> {
         Ok(match self.words() {
-            1 => then.with(make::<1>(self, distinct, count)?),
-            2 => then.with(make::<2>(self, distinct, count)?),
-            3 | 4 => then.with(make::<4>(self, distinct, count)?),
-            _ => then.with(make::<8>(self, distinct, count)?),
+            1 => then.with(Pack::<1>::new(self, distinct)?),
+            2 => then.with(Pack::<2>::new(self, distinct)?),
+            3 | 4 => then.with(Pack::<4>::new(self, distinct)?),
+            _ => then.with(Pack::<8>::new(self, distinct)?),
         })
     }
 }
@@ -229,10 +215,6 @@ pub trait WithPack {
 pub struct Pack<const W: usize> {
     layout: Layout,
     distinct: bool,
-    /// Counting every packing through one placement per orbit of the
-    /// restricted piece, each weighted by its orbit's size
-    /// ([`Pack::weighted`]).
-    weighted: bool,
     masks: Vec<Bits<W>>,
     kind_of: Vec<u8>,
     /// Placements by their lowest cell.
@@ -244,8 +226,7 @@ pub struct Pack<const W: usize> {
     cover_runs: Vec<Vec<(u8, u32, u32)>>,
     /// Placements by kind.
     by_kind: Vec<Vec<u32>>,
-    /// The placements the symmetry breaking keeps, by lowest cell, in runs
-    /// of one kind: `runs[cell_runs[c].0..cell_runs[c].1]` are cell `c`'s
+    /// The placements by lowest cell, in runs of one kind: `runs[cell_runs[c].0..cell_runs[c].1]` are cell `c`'s
     /// runs, `(kind, start, end)` a range of `first`. The in-place counter
     /// skips a used piece's run whole, not placement by placement.
     first: Vec<u32>,
@@ -255,8 +236,6 @@ pub struct Pack<const W: usize> {
     /// the lowest one (3D figures: it costs a scan per node, but cuts the
     /// tree by orders of magnitude where pockets of the wrong shape abound).
     fewest: bool,
-    /// Which placements the symmetry breaking keeps (all without --distinct).
-    allowed: Vec<bool>,
     /// For a kept placement of the restricted piece that some symmetries fix:
     /// those symmetries, against which a solution through it must be minimal.
     fixers: HashMap<u32, Vec<usize>>,
@@ -372,19 +351,20 @@ impl<const W: usize> Pack<W> {
             }
         }
         let fewest = f.d > 1;
-        let groups = symmetry::Breaking::new(&layout, distinct)?;
+        // The symmetries, and the piece a `--distinct` or a folding count
+        // restricts to one placement per orbit (`Rule`), whatever this
+        // run's mode: the walk learns it from the engine.
+        let groups = symmetry::Breaking::new(&layout, true)?;
         // by_first's lists are in kind order (placements are made kind by
-        // kind), so each kind's kept placements under a cell are one run.
+        // kind), so each kind's placements under a cell are one run. The
+        // restricted piece's dropped placements stay in them: a walk that
+        // restricts it places it first, from `restricted_first`, and has
+        // no copy of it left after (it is single).
         let (mut first, mut runs, mut cell_runs) = (Vec::new(), Vec::new(), Vec::new());
         for list in &by_first {
             let from = runs.len() as u32;
-            let kept: Vec<u32> = list
-                .iter()
-                .copied()
-                .filter(|&p| groups.allowed[p as usize])
-                .collect();
-            runs.extend(kind_runs(&kept, &kind_of, first.len() as u32));
-            first.extend(kept);
+            runs.extend(kind_runs(list, &kind_of, first.len() as u32));
+            first.extend(list.iter().copied());
             cell_runs.push((from, runs.len() as u32));
         }
         let mut empty = bits::zero();
@@ -451,7 +431,6 @@ impl<const W: usize> Pack<W> {
         };
         let mut pack = Pack {
             distinct,
-            weighted: false,
             imbalance,
             kind_weight,
             masks,
@@ -464,7 +443,6 @@ impl<const W: usize> Pack<W> {
             runs,
             cell_runs,
             fewest,
-            allowed: groups.allowed,
             fixers: groups.fixers,
             restricted_first,
             restricted: groups.restricted,
@@ -493,53 +471,23 @@ impl<const W: usize> Pack<W> {
         Ok(pack)
     }
 
-    /// The count of every packing, by symmetry: the restricted piece takes
-    /// one placement `r` of each orbit of its placements under the
-    /// figure's symmetries G (as with `--distinct`), and each packing
-    /// through `r` counts `|G r|` times, with no check at the leaves. Every
-    /// packing has the piece at exactly one placement, and a symmetry g
-    /// maps the packings through `r` one to one onto those through `g r`,
-    /// so the weighted count is the count of every packing, for about
-    /// 1/|G| of its search. Without a piece to restrict, the plain search.
-    ///
-    /// ```
-    /// use hysolve::engine::{Mode, sequential};
-    /// use hysolve::problems::pack::{Layout, Pack, figure::Figure, pieces::PieceSet};
-    ///
-    /// let layout = |board| {
-    ///     let set = PieceSet::load("pentominoes").unwrap();
-    ///     Layout::new(set, Figure::parse_box(board).unwrap()).unwrap()
-    /// };
-    /// let plain = Pack::<1>::new(layout("20x3"), false).unwrap();
-    /// let weighted = Pack::<1>::weighted(layout("20x3")).unwrap();
-    /// let (a, b) = (sequential(&plain, Mode::Count).0, sequential(&weighted, Mode::Count).0);
-    /// assert_eq!((a.solutions, b.solutions), (8, 8));
-    /// assert!(b.nodes * 3 < a.nodes);
-    /// ```
-    pub fn weighted(layout: Layout) -> Result<Pack<W>, PuzzleError> {
-        let mut pack = Pack::new(layout, true)?;
-        if pack.restricted.is_none() {
-            return Pack::new(pack.layout, false);
+    /// What a complete packing counts in a walk by `rule`: 1 in a plain
+    /// walk; under `--distinct`, 1 when it is the one of its class the
+    /// search counts; in a folding count, its orbit's size.
+    fn leaf_weight(&self, s: &Packing<W>, rule: Rule) -> u64 {
+        match rule {
+            Rule::Plain => 1,
+            Rule::Distinct => self.canonical(s) as u64,
+            Rule::Weighted => {
+                let kind = self.restricted.expect("a folding count restricts a piece");
+                let p = s.placed[..s.count as usize]
+                    .iter()
+                    .find(|&&p| self.kind_of[p as usize] == kind)
+                    .expect("a complete packing uses every piece");
+                let fixed = self.fixers.get(p).map_or(0, Vec::len);
+                (self.images.len() / (fixed + 1)) as u64
+            }
         }
-        pack.distinct = false;
-        pack.weighted = true;
-        Ok(pack)
-    }
-
-    /// What a complete packing counts: its orbit weight in a weighted
-    /// count, else 1 when it is the one of its class that the search
-    /// counts (always, without `--distinct`).
-    fn leaf_weight(&self, s: &Packing<W>) -> u64 {
-        if !self.weighted {
-            return self.canonical(s) as u64;
-        }
-        let kind = self.restricted.expect("a weighted count restricts a piece");
-        let p = s.placed[..s.count as usize]
-            .iter()
-            .find(|&&p| self.kind_of[p as usize] == kind)
-            .expect("a complete packing uses every piece");
-        let fixed = self.fixers.get(p).map_or(0, Vec::len);
-        (self.images.len() / (fixed + 1)) as u64
     }
 
     /// The number of symmetries `--distinct` counts up to.
@@ -583,9 +531,9 @@ impl<const W: usize> Pack<W> {
         true
     }
 
-    /// Applies placement `p` to `s` (which must allow it).
+    /// Places placement `p` in `s` (which must allow it).
     #[inline(always)]
-    fn apply(&self, s: &mut Packing<W>, p: u32) {
+    fn place(&self, s: &mut Packing<W>, p: u32) {
         s.empty = bits::and_not(&s.empty, &self.masks[p as usize]);
         let kind = self.kind_of[p as usize] as usize;
         s.left[kind] -= 1;
@@ -595,8 +543,9 @@ impl<const W: usize> Pack<W> {
         s.count += 1;
     }
 
+    /// Takes placement `p` out of `s` again.
     #[inline(always)]
-    fn unapply(&self, s: &mut Packing<W>, p: u32) {
+    fn unplace(&self, s: &mut Packing<W>, p: u32) {
         s.count -= 1;
         let kind = self.kind_of[p as usize] as usize;
         s.left[kind] += 1;
@@ -609,10 +558,7 @@ impl<const W: usize> Pack<W> {
     #[inline(always)]
     fn fits(&self, s: &Packing<W>, p: u32, min: u32, gcd: u32) -> bool {
         let p = p as usize;
-        if s.left[self.kind_of[p] as usize] == 0
-            || !self.allowed[p]
-            || !bits::is_subset(&self.masks[p], &s.empty)
-        {
+        if s.left[self.kind_of[p] as usize] == 0 || !bits::is_subset(&self.masks[p], &s.empty) {
             return false;
         }
         self.fillable_after(s, p as u32, &self.masks[p], min, gcd)
@@ -658,16 +604,34 @@ impl<const W: usize> Pack<W> {
     /// whole search costs about 1/|G| of the count of every packing.
     /// Covering the lowest empty cell stays a valid rule after it: every
     /// cell below the lowest empty one is full, however it was filled.
+    /// In a plain walk (`rule`) the restricted piece is a piece like any
+    /// other.
     #[inline]
-    fn branch(&self, s: &Packing<W>) -> Option<&[u32]> {
-        if self.restricted_left(s) {
-            return Some(&self.restricted_first);
+    fn branch(&self, s: &Packing<W>, rule: Rule) -> List {
+        if rule != Rule::Plain && self.restricted_left(s) {
+            return List::Restricted;
         }
-        let lowest = bits::lowest(&s.empty)?;
+        let Some(lowest) = bits::lowest(&s.empty) else {
+            return List::Nothing;
+        };
         if !self.fewest {
-            return Some(&self.by_first[lowest]);
+            return List::Lowest(lowest as u32);
         }
-        Some(&self.covers[self.fewest_scan(s)?])
+        match self.fewest_scan(s) {
+            Some(cell) => List::Covering(cell as u32),
+            None => List::Nothing,
+        }
+    }
+
+    /// The placements `list` names.
+    #[inline]
+    fn list(&self, list: List) -> &[u32] {
+        match list {
+            List::Nothing => &[],
+            List::Restricted => &self.restricted_first,
+            List::Lowest(cell) => &self.by_first[cell as usize],
+            List::Covering(cell) => &self.covers[cell as usize],
+        }
     }
 
     /// Whether a complete packing is the one of its class that `--distinct` counts.
@@ -704,42 +668,41 @@ impl<const W: usize> Pack<W> {
         self.restricted.is_some_and(|k| s.left[k as usize] > 0)
     }
 
-    fn count_below(&self, s: &mut Packing<W>, total: &mut SubtreeCount) {
-        if !self.restricted_left(s) {
+    /// Counts, in place, the nodes and solutions strictly below `s` in a
+    /// walk by `rule`: the same tree as the walk's moves, without a cursor.
+    fn count_below(&self, s: &mut Packing<W>, rule: Rule, total: &mut SubtreeCount) {
+        if rule == Rule::Plain || !self.restricted_left(s) {
             return if self.fewest {
-                self.count_fewest(s, total)
+                self.count_fewest(s, rule, total)
             } else {
-                self.count_below_lowest(s, total)
+                self.count_below_lowest(s, rule, total)
             };
         }
-        let Some(list) = self.branch(s) else {
-            return;
-        };
         let (min, gcd) = self.limits(&s.left);
-        for &p in list {
+        for &p in &self.restricted_first {
             if self.fits(s, p, min, gcd) {
-                self.count_child(s, p, total);
+                self.count_child(s, p, rule, total);
             }
         }
     }
 
     /// Counts the child of `s` that placement `p` makes, and all below it.
     #[inline(always)]
-    fn count_child(&self, s: &mut Packing<W>, p: u32, total: &mut SubtreeCount) {
-        self.apply(s, p);
+    fn count_child(&self, s: &mut Packing<W>, p: u32, rule: Rule, total: &mut SubtreeCount) {
+        self.place(s, p);
         total.nodes += 1;
         if bits::is_zero(&s.empty) {
-            total.solutions += self.leaf_weight(s);
+            total.solutions += self.leaf_weight(s, rule);
         } else {
-            self.count_below(s, total);
+            self.count_below(s, rule, total);
         }
-        self.unapply(s, p);
+        self.unplace(s, p);
     }
 
     /// [`Pack::count_below`] branching on the lowest empty cell: the same
     /// children in the same order as [`Pack::branch`] and [`Pack::fits`]
     /// give, a used piece's placements skipped in one step.
-    fn count_below_lowest(&self, s: &mut Packing<W>, total: &mut SubtreeCount) {
+    fn count_below_lowest(&self, s: &mut Packing<W>, rule: Rule, total: &mut SubtreeCount) {
         let Some(lowest) = bits::lowest(&s.empty) else {
             return;
         };
@@ -752,7 +715,7 @@ impl<const W: usize> Pack<W> {
             for &p in &self.first[start as usize..end as usize] {
                 let mask = &self.masks[p as usize];
                 if bits::is_subset(mask, &s.empty) && self.fillable_after(s, p, mask, min, gcd) {
-                    self.count_child(s, p, total);
+                    self.count_child(s, p, rule, total);
                 }
             }
         }
@@ -787,91 +750,4 @@ fn kind_runs(list: &[u32], kind_of: &[u8], offset: u32) -> Vec<(u8, u32, u32)> {
 
 fn gcd_of(a: u32, b: u32) -> u32 {
     if b == 0 { a } else { gcd_of(b, a % b) }
-}
-
-impl<const W: usize> Tree for Pack<W> {
-    type Node = Option<Packing<W>>;
-
-    fn name(&self) -> &'static str {
-        "pack"
-    }
-
-    fn instance(&self) -> String {
-        let mut s = format!("{} on {}", self.layout.set.name, self.layout.shown.name);
-        if self.weighted {
-            // Its tree is not the plain one: a checkpoint of one cannot
-            // resume the other.
-            s.push_str(&format!(", counted by {} symmetries", self.symmetries()));
-        }
-        if self.distinct {
-            s.push_str(&format!(
-                ", distinct up to {} symmetries",
-                self.symmetries()
-            ));
-        }
-        s
-    }
-
-    fn root(&self) -> Self::Node {
-        self.root.clone()
-    }
-
-    fn children(&self, node: &Self::Node, out: &mut Vec<Self::Node>) {
-        let Some(s) = node else { return };
-        let Some(list) = self.branch(s) else {
-            return;
-        };
-        let (min, gcd) = self.limits(&s.left);
-        for &p in list {
-            if self.fits(s, p, min, gcd) {
-                let mut child = s.clone();
-                self.apply(&mut child, p);
-                out.push(Some(child));
-            }
-        }
-    }
-
-    fn solution_weight(&self, node: &Self::Node) -> u64 {
-        node.as_ref()
-            .filter(|s| bits::is_zero(&s.empty))
-            .map_or(0, |s| self.leaf_weight(s))
-    }
-
-    /// 2D: one row of piece letters per line (`.` for a hole). 3D: one line
-    /// per row, the layers side by side, separated by a space.
-    fn render(&self, node: &Self::Node, out: &mut String) {
-        let Some(s) = node else { return };
-        let f = &self.layout.shown;
-        let owner = self.owners(s);
-        for y in 0..f.h {
-            if y > 0 {
-                out.push('\n');
-            }
-            for z in 0..f.d {
-                if z > 0 {
-                    out.push(' ');
-                }
-                for x in 0..f.w {
-                    out.push(
-                        match owner[self.layout.to_search[x + f.w * (y + f.h * z)]] {
-                            Some(p) => self.layout.labels[self.kind_of[p as usize] as usize],
-                            None => '.',
-                        },
-                    );
-                }
-            }
-        }
-    }
-
-    /// Two placements deep: enough subtrees for the workers, small enough
-    /// that the in-place counter does nearly all the work.
-    fn count_cutoff(&self) -> Option<usize> {
-        Some(2)
-    }
-
-    fn count_subtree(&self, node: &Self::Node) -> SubtreeCount {
-        SubtreeCount::in_place(node, self.solution_weight(node), |s, total| {
-            self.count_below(s, total)
-        })
-    }
 }
