@@ -179,21 +179,21 @@ impl<const W: usize> Pack<W> {
         let mut buf = Vec::with_capacity(4 * self.masks.len());
         let counts = self.fitting(s, &mut buf);
         let end = buf.len();
-        self.fewest_level(s, &mut buf, 0, end, counts, rule, total);
+        self.fewest_level(s, &mut buf, 0..end, counts, rule, total);
     }
 
-    /// One level: `buf[from..to]` holds the placements that fit `s`, with
+    /// One level: `buf[level]` holds the placements that fit `s`, with
     /// their `counts`.
     fn fewest_level(
         &self,
         s: &mut Packing<W>,
         buf: &mut Vec<Fit<W>>,
-        from: usize,
-        to: usize,
+        level: std::ops::Range<usize>,
         counts: Counts<W>,
         rule: Rule,
         total: &mut SubtreeCount,
     ) {
+        let (from, to) = (level.start, level.end);
         let Some(cell) = self.fewest_cell(s, &buf[from..to], &counts) else {
             return;
         };
@@ -226,7 +226,7 @@ impl<const W: usize> Pack<W> {
                     }
                 }
                 let end = buf.len();
-                self.fewest_level(s, buf, start, end, child, rule, total);
+                self.fewest_level(s, buf, start..end, child, rule, total);
                 buf.truncate(start);
             }
             self.unplace(s, p);
