@@ -588,7 +588,7 @@ impl Problem for Magic {
     }
 
     /// The same tree as the moves (the same numbers, rising instead of
-    /// from the middle out), by the bit tricks of [`Magic::count_below`].
+    /// from the middle out), by the bit tricks of `count_below`.
     fn count_subtree(&self, state: &mut Self::State) -> SubtreeCount {
         let mut total = SubtreeCount {
             nodes: 1,

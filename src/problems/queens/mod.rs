@@ -160,7 +160,7 @@ impl Queens {
 }
 
 /// A move: a queen on the square `bit` of `row` (or, at the root of a
-/// folding count, `row` = [`CLASSES`] and the class's index as a bit).
+/// folding count, `row` = `CLASSES` and the class's index as a bit).
 #[derive(Debug, Clone, Copy)]
 pub struct Square {
     row: u8,
