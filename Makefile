@@ -45,10 +45,14 @@ ifneq ($(origin RUN_ARGS),command line)
 	$(MPIRUN) -np 2 $(BIN) --threads 2 queens 16 --stats
 endif
 
+# The docs first: on this machine's cargo 1.95, `cargo doc` right after a
+# fresh `cargo clippy` in the same job can cache a failed probe of rustc
+# (`failed to run rustc to learn about target-specific information`, its
+# input the text of a dependency's warning); it cannot before.
 lint: deps
 	$(CARGO) fmt --all -- --check
-	$(CARGO) clippy --release --workspace --all-targets -- -D warnings
 	RUSTDOCFLAGS="-D warnings" $(CARGO) doc --workspace --no-deps
+	$(CARGO) clippy --release --workspace --all-targets -- -D warnings
 	shellcheck pbs/*.sh tests/scheduler/* tests/verify.sh .ci/deps.sh .ci/run
 
 # The library as a user's program gets it (`hysolve` with no features), and

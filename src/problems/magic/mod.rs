@@ -240,9 +240,6 @@ impl Magic {
         (lo, hi)
     }
 
-    /// Places `v` by `step` if the number is free, the order constraints
-    /// hold and every line through the cell stays feasible (checked before
-    /// anything is written); returns false, leaving `s` as it was, otherwise.
     /// Whether `v` may go in `step`'s cell of `s`: unused, every line
     /// through the cell left able to reach the magic sum (a line with one
     /// cell left then needs a partner that is unused), and the order the

@@ -226,9 +226,10 @@ pub struct Pack<const W: usize> {
     cover_runs: Vec<Vec<(u8, u32, u32)>>,
     /// Placements by kind.
     by_kind: Vec<Vec<u32>>,
-    /// The placements by lowest cell, in runs of one kind: `runs[cell_runs[c].0..cell_runs[c].1]` are cell `c`'s
-    /// runs, `(kind, start, end)` a range of `first`. The in-place counter
-    /// skips a used piece's run whole, not placement by placement.
+    /// The placements by lowest cell, in runs of one kind:
+    /// `runs[cell_runs[c].0..cell_runs[c].1]` are cell `c`'s runs,
+    /// `(kind, start, end)` a range of `first`. The in-place counter skips
+    /// a used piece's run whole, not placement by placement.
     first: Vec<u32>,
     runs: Vec<(u8, u32, u32)>,
     cell_runs: Vec<(u32, u32)>,
