@@ -13,7 +13,7 @@ export OMPI_ALLOW_RUN_AS_ROOT := 1
 export OMPI_ALLOW_RUN_AS_ROOT_CONFIRM := 1
 MPIRUN := mpirun --oversubscribe --bind-to none
 
-.PHONY: all deps build run test check test-scheduler lint no-mpi aarch64 bench bench-ranks sweep sim-validate sim-sweep verify clean
+.PHONY: all deps build run test check test-scheduler lint lint-clippy no-mpi aarch64 bench bench-ranks sweep sim-validate sim-sweep verify clean
 
 all: build
 
@@ -45,15 +45,19 @@ ifneq ($(origin RUN_ARGS),command line)
 	$(MPIRUN) -np 2 $(BIN) --threads 2 queens 16 --stats
 endif
 
-# The docs first: on this machine's cargo 1.95, `cargo doc` right after a
-# fresh `cargo clippy` in the same job can cache a failed probe of rustc
-# (`failed to run rustc to learn about target-specific information`, its
-# input the text of a dependency's warning); it cannot before.
+# Clippy runs last wherever it runs (`lint-clippy`): on this machine's
+# cargo 1.95, the first build of a profile or target folder not built
+# before, right after a fresh `cargo clippy`, failed its probe of rustc
+# (`failed to run rustc to learn about target-specific information`, the
+# probe's input the text of a dependency's warning) and cached the
+# failure; run before clippy, every build passes.
 lint: deps
 	$(CARGO) fmt --all -- --check
 	RUSTDOCFLAGS="-D warnings" $(CARGO) doc --workspace --no-deps
-	$(CARGO) clippy --release --workspace --all-targets -- -D warnings
 	shellcheck pbs/*.sh tests/scheduler/* tests/verify.sh .ci/deps.sh .ci/run
+
+lint-clippy: deps
+	$(CARGO) clippy --release --workspace --all-targets -- -D warnings
 
 # The library as a user's program gets it (`hysolve` with no features), and
 # the threads-only binary a laptop without OpenMPI gets (`cargo install
@@ -103,13 +107,13 @@ test: lint no-mpi aarch64
 	$(CARGO) test --release --lib --bins --tests
 	$(CARGO) test --release --doc
 	$(MAKE) test-scheduler
+	$(MAKE) lint-clippy
 
 # The fast loop for developers, on a built tree (under 5 minutes on 2
 # cores): format, clippy, unit tests, and the integration tests that need
 # neither mpirun nor a browser nor long counts.
 check:
 	$(CARGO) fmt --all -- --check
-	$(CARGO) clippy --release --workspace --all-targets -- -D warnings
 	$(CARGO) build --release
 	$(CARGO) test --release --workspace --lib --bins
 	$(CARGO) test --release -p hysolve --test layers --test engine --test hitori --test magic \
@@ -117,6 +121,7 @@ check:
 	$(CARGO) test --release -p hysolve-cli --test fuzz
 	$(CARGO) test --release -p hysolve-tools --test bench
 	$(CARGO) test --release --doc -p hysolve
+	$(MAKE) lint-clippy
 
 # qsub pbs/hybrid.sh, sbatch pbs/slurm.sh and a tiny pbs/sweep.sh through a
 # private one-node Slurm cluster (installed when missing; stopped after).

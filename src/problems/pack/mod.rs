@@ -26,7 +26,10 @@
 //! piece set onto itself (`symmetry`), exactly, by restricting one piece to
 //! one placement per orbit; that piece is placed first, at the root, so
 //! the search is about 1/|G| of the count of every packing (or less: a
-//! piece fixed early prunes more).
+//! piece fixed early prunes more). A count of every packing walks the same
+//! tree and weighs each packing with its orbit's size; a listing walks
+//! every packing. The walk learns which from the engine's mode
+//! (`walk.rs`, [`Rule`]).
 
 pub(crate) mod bits;
 pub mod export;
