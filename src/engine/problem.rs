@@ -126,26 +126,34 @@ pub trait Problem: Send + Sync + 'static {
     /// (and the same depth, when it reports one); the tests of each kernel
     /// hold it to that. The default walks the tree by the moves.
     fn count_subtree(&self, state: &mut Self::State) -> SubtreeCount {
-        fn below<P: Problem + ?Sized>(
-            p: &P,
-            state: &mut P::State,
-            depth: u64,
-            total: &mut SubtreeCount,
-        ) {
-            total.nodes += 1;
-            total.solutions += p.solution_weight(state);
-            total.depth = total.depth.max(Some(depth));
-            let mut moves = p.moves(state);
-            while let Some(m) = p.next_move(state, &mut moves) {
-                p.apply(state, &m);
-                below(p, state, depth + 1, total);
-                p.undo(state, &m);
-            }
-        }
-        let mut total = SubtreeCount::default();
-        below(self, state, 0, &mut total);
-        total
+        count_by_moves(self, state)
     }
+}
+
+/// Counts the subtree under the node `state` stands on (the node
+/// included, `state` left there) by the moves alone, recursively: what
+/// [`Problem::count_subtree`] does by default, and what a kernel's tests
+/// hold it to.
+pub fn count_by_moves<P: Problem + ?Sized>(p: &P, state: &mut P::State) -> SubtreeCount {
+    fn below<P: Problem + ?Sized>(
+        p: &P,
+        state: &mut P::State,
+        depth: u64,
+        total: &mut SubtreeCount,
+    ) {
+        total.nodes += 1;
+        total.solutions += p.solution_weight(state);
+        total.depth = total.depth.max(Some(depth));
+        let mut moves = p.moves(state);
+        while let Some(m) = p.next_move(state, &mut moves) {
+            p.apply(state, &m);
+            below(p, state, depth + 1, total);
+            p.undo(state, &m);
+        }
+    }
+    let mut total = SubtreeCount::default();
+    below(p, state, 0, &mut total);
+    total
 }
 
 /// A search problem whose nodes are values: each child is a new node.

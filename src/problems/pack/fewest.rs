@@ -239,21 +239,13 @@ mod test {
     use super::super::figure::Figure;
     use super::super::pieces::PieceSet;
     use super::super::{Layout, Pack};
-    use crate::engine::{Mode, Problem};
+    use crate::engine::{Mode, Problem, count_by_moves};
 
     /// Nodes and solutions of the subtree `state` stands on, by the
     /// walk's moves alone.
     fn walked<P: Problem>(p: &P, state: &mut P::State) -> (u64, u64) {
-        let (mut nodes, mut solutions) = (1, p.solution_weight(state));
-        let mut moves = p.moves(state);
-        while let Some(m) = p.next_move(state, &mut moves) {
-            p.apply(state, &m);
-            let (n, s) = walked(p, state);
-            nodes += n;
-            solutions += s;
-            p.undo(state, &m);
-        }
-        (nodes, solutions)
+        let c = count_by_moves(p, state);
+        (c.nodes, c.solutions)
     }
 
     #[test]

@@ -623,10 +623,9 @@ mod tests {
     #[test]
     fn count_and_list_agree_and_every_square_checks() {
         let given = with_diagonal(&CENTRE_7);
-        let counting = Lines::new(given.clone(), "t", false).unwrap();
-        let listing = Lines::new(given.clone(), "t", false).unwrap();
-        let (counted, _) = sequential(&counting, Mode::Count);
-        let (walked, listed) = sequential(&listing, Mode::All);
+        let lines = Lines::new(given.clone(), "t", false).unwrap();
+        let (counted, _) = sequential(&lines, Mode::Count);
+        let (walked, listed) = sequential(&lines, Mode::All);
         assert!(counted.solutions > 1000, "{}", counted.solutions);
         assert_eq!(counted.solutions, listed.len() as u64);
         assert_eq!(counted.nodes, walked.nodes);
