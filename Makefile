@@ -13,7 +13,7 @@ export OMPI_ALLOW_RUN_AS_ROOT := 1
 export OMPI_ALLOW_RUN_AS_ROOT_CONFIRM := 1
 MPIRUN := mpirun --oversubscribe --bind-to none
 
-.PHONY: all deps build run test check test-scheduler lint lint-clippy no-mpi aarch64 bench bench-ranks sweep sim-validate sim-sweep verify clean
+.PHONY: all deps build run test check test-scheduler lint lint-clippy no-mpi aarch64 bench bench-clique bench-ranks sweep sim-validate sim-sweep verify clean
 
 all: build
 
@@ -54,7 +54,7 @@ endif
 lint: deps
 	$(CARGO) fmt --all -- --check
 	RUSTDOCFLAGS="-D warnings" $(CARGO) doc --workspace --no-deps
-	shellcheck pbs/*.sh tests/scheduler/* tests/verify.sh .ci/deps.sh .ci/run
+	shellcheck pbs/*.sh tests/scheduler/* tests/verify.sh .ci/deps.sh .ci/run tools/peers/*
 
 lint-clippy: deps
 	$(CARGO) clippy --release --workspace --all-targets -- -D warnings
@@ -171,7 +171,23 @@ target/bench-c/%: tools/c/%.c
 	@mkdir -p target/bench-c
 	$(CC) $(PEER_CFLAGS) -o $@ $<
 
-bench: build bench-ranks target/bench-c/queens target/bench-c/dlx target/bench-c/pack target/bench-c/pack3 target/bench-c/langford
+# Maximum clique beside Debian's cliquer (tools/peers/cliquer-json), one
+# thread each, on random G(200, 0.75) graphs; then G(200, 0.9), which
+# cliquer does not finish in minutes, alone in 1x1, 1x2 and 2x1 (the
+# speedup and the nodes of each split against one thread). The graphs are
+# made by the generator, into target/bench-graphs. About 3 minutes.
+GRAPHS := target/bench-graphs
+bench-clique: build
+	@mkdir -p $(GRAPHS)
+	for s in 1 2 3; do $(BIN) generate clique random 200 0.75 --seed $$s --out $(GRAPHS)/g200-0.75-$$s.col; done
+	$(BIN) generate clique random 200 0.9 --seed 1 --out $(GRAPHS)/g200-0.9-1.col
+	$(BENCH) --reps 3 --configs 1x1 --out bench-results/clique-peer.csv \
+	  --bin target/release/hysolve,tools/peers/cliquer-json --problem "clique {}" \
+	  --values $(GRAPHS)/g200-0.75-1.col,$(GRAPHS)/g200-0.75-2.col,$(GRAPHS)/g200-0.75-3.col
+	$(BENCH) --reps 3 --configs 1x1,1x2,2x1 --out bench-results/clique.csv --problem "clique {}" \
+	  --values $(GRAPHS)/g200-0.9-1.col
+
+bench: build bench-ranks bench-clique target/bench-c/queens target/bench-c/dlx target/bench-c/pack target/bench-c/pack3 target/bench-c/langford
 	$(CARGO) build --release -p hysolve --example custom_problem
 	$(BENCH) --reps 5 --configs 1x1 --out bench-results/custom-peer.csv \
 	  --bin target/release/examples/custom_problem,target/bench-c/langford --problem "{}" --values 12

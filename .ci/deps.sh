@@ -2,8 +2,9 @@
 # make deps: installs what the build and the tests use, when missing:
 # OpenMPI (mpicc, which the mpi crate's build runs, and mpirun), libclang
 # (the library bindgen loads: libclang.so or libclang-N.so, never
-# libclang-cpp), shellcheck (the job scripts) and Chromium (the viewer's
-# browser test). On Debian and Ubuntu the package manager is asked;
+# libclang-cpp), shellcheck (the job scripts), Chromium (the viewer's
+# browser test) and cliquer (the maximum-clique peer of the tests and
+# `make bench`). On Debian and Ubuntu the package manager is asked;
 # elsewhere the places clang-sys searches. What cannot be installed (no
 # root, no sudo, no apt-get, no network) is named in one line, and the
 # script fails.
@@ -55,6 +56,7 @@ fi
 shellcheck --version >/dev/null 2>&1 || missing="$missing shellcheck"
 command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>&1 ||
     command -v google-chrome >/dev/null 2>&1 || missing="$missing chromium"
+command -v cliquer >/dev/null 2>&1 || missing="$missing cliquer"
 
 if [ -n "$missing" ]; then
     by_hand="make deps: missing$missing: install by hand (apt-get install -y$missing), then run make again"

@@ -799,3 +799,119 @@ fn each_command_offers_only_its_own_options_and_keeps_its_own_help() {
     );
     assert_eq!(before["mode"], after["mode"]);
 }
+
+#[test]
+fn clique_bad_input_names_file_line_and_column() {
+    let dir = tempfile::tempdir().unwrap();
+    for (name, text, want) in [
+        (
+            "range.col",
+            "p edge 3 1\ne 1 4\n",
+            ":2:5: vertex 4 is out of range (the graph has vertices 1 to 3)",
+        ),
+        (
+            "loop.col",
+            "p edge 3 1\ne 2 2\n",
+            ":2:1: a self-loop on vertex 2",
+        ),
+        (
+            "nop.col",
+            "c only comments\n",
+            ": no 'p edge V E' line: not a DIMACS graph",
+        ),
+        (
+            "early.col",
+            "e 1 2\np edge 2 1\n",
+            ":1:1: an edge before the 'p edge V E' line",
+        ),
+        (
+            "word.col",
+            "p edge 3 1\ne 1 x\n",
+            ":2:5: 'x' is not a vertex number",
+        ),
+    ] {
+        let path = write_temp(&dir, name, text);
+        assert_one_line_error(&["clique", &path], &format!("{path}{want}"));
+    }
+    assert_one_line_error(
+        &["clique", "/nonexistent/g.col"],
+        "/nonexistent/g.col: no such file",
+    );
+    // An edge count that disagrees is a note on stderr, not an error.
+    let path = write_temp(&dir, "count.col", "p edge 3 9\ne 1 2\ne 2 3\ne 1 3\n");
+    let out = hysolve(&["clique", &path, "--json"]);
+    assert!(out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("declares 9 edges, the file lists 3"));
+    assert_eq!(json_of(&out)["objective"], 3);
+    // Modes and targets that make no sense here.
+    assert_one_line_error(
+        &["--mode", "first", "clique", &path],
+        "--mode first has no meaning here",
+    );
+    assert_one_line_error(
+        &["--mode", "optimise", "queens", "8"],
+        "--mode optimise needs an objective",
+    );
+    assert_one_line_error(
+        &["--at-least", "3", "queens", "8"],
+        "--at-least is for --mode optimise, not count",
+    );
+    assert_one_line_error(&["--at-least", "0", "clique", &path], "--at-least");
+    assert_one_line_error(
+        &["generate", "clique", "petersen", "3"],
+        "unknown family 'petersen'",
+    );
+    assert_one_line_error(
+        &["generate", "clique", "random", "10", "2"],
+        "probability must be from 0 to 1",
+    );
+}
+
+#[test]
+fn clique_json_out_and_at_least() {
+    let dir = tempfile::tempdir().unwrap();
+    let graph = "examples/clique/keller4.col";
+    let out_file = dir.path().join("k4.clique");
+    let v = json_of(&hysolve(&[
+        "clique",
+        graph,
+        "--out",
+        out_file.to_str().unwrap(),
+        "--json",
+        "--quiet",
+    ]));
+    assert_eq!(
+        (v["objective"].as_u64(), v["mode"].as_str()),
+        (Some(11), Some("optimise"))
+    );
+    let history = v["improvements"].as_array().unwrap();
+    assert_eq!(history.last().unwrap()["value"], 11);
+    assert!(history.iter().all(|i| i["s"].as_f64().unwrap() >= 0.0));
+    let line = std::fs::read_to_string(&out_file).unwrap();
+    assert_eq!(line.trim_end(), v["solution"].as_str().unwrap());
+    assert_eq!(line.split_whitespace().count(), 11);
+    // The decision variant.
+    let v = json_of(&hysolve(&[
+        "clique",
+        graph,
+        "--at-least",
+        "9",
+        "--json",
+        "--quiet",
+    ]));
+    assert!(v["objective"].as_u64().unwrap() >= 9);
+    let out = hysolve(&["clique", graph, "--at-least", "12"]);
+    assert!(out.status.success());
+    assert!(String::from_utf8_lossy(&out.stdout).contains("no solution"));
+    // Counting cliques: a triangle has 7.
+    let triangle = dir.path().join("t.col");
+    std::fs::write(&triangle, "p edge 3 3\ne 1 2\ne 2 3\ne 1 3\n").unwrap();
+    let v = json_of(&hysolve(&[
+        "--mode",
+        "count",
+        "clique",
+        triangle.to_str().unwrap(),
+        "--json",
+    ]));
+    assert_eq!(v["solutions"], 7);
+}

@@ -2,7 +2,7 @@
 //!
 //! Each case runs the Makefile's `deps` target with a `PATH` that holds only
 //! stand-ins: `apt-get` records what it is asked to install, `dpkg-query`
-//! answers from a list, `mpicc`, `mpirun`, `shellcheck`, `chromium` and
+//! answers from a list, `mpicc`, `mpirun`, `shellcheck`, `chromium`, `cliquer` and
 //! `cargo` exist or not as the case says. A machine with `libclang-cpp`
 //! (LLVM's C++ library) but no `libclang` must be asked for `libclang-dev`;
 //! a machine with everything must install nothing; a machine where nothing
@@ -13,7 +13,14 @@ use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-const TOOLS: [&str; 5] = ["mpicc", "mpirun", "shellcheck", "chromium", "cargo"];
+const TOOLS: [&str; 6] = [
+    "mpicc",
+    "mpirun",
+    "shellcheck",
+    "chromium",
+    "cliquer",
+    "cargo",
+];
 
 struct Machine {
     dir: tempfile::TempDir,
@@ -199,6 +206,7 @@ fn each_missing_tool_names_its_package() {
         ("mpirun", "openmpi-bin"),
         ("shellcheck", "shellcheck"),
         ("chromium", "chromium"),
+        ("cliquer", "cliquer"),
     ] {
         let mut m = Machine::new();
         m.tools.retain(|t| *t != tool);

@@ -1,6 +1,8 @@
-//! `examples/custom_problem.rs`, a search written as a user would, counted
-//! right on threads and on MPI ranks (Langford pairings, OEIS A014552:
-//! 26 of order 7 and 150 of order 8 up to reversal).
+//! The examples of the library, written as a user would, run on threads
+//! and on MPI ranks: `examples/custom_problem.rs` counts right (Langford
+//! pairings, OEIS A014552: 26 of order 7 and 150 of order 8 up to
+//! reversal), and `examples/knapsack.rs` finds the optimum a dynamic
+//! programme of this file finds.
 
 mod common;
 
@@ -10,20 +12,25 @@ use std::process::{Command, Output};
 use std::sync::OnceLock;
 use std::time::Duration;
 
-/// The example, built once (with the same features as this test).
+/// `examples/custom_problem.rs`, built once.
 fn example() -> &'static PathBuf {
     static BUILT: OnceLock<PathBuf> = OnceLock::new();
-    BUILT.get_or_init(|| {
+    BUILT.get_or_init(|| build("custom_problem"))
+}
+
+/// `examples/knapsack.rs`, built once.
+fn knapsack() -> &'static PathBuf {
+    static BUILT: OnceLock<PathBuf> = OnceLock::new();
+    BUILT.get_or_init(|| build("knapsack"))
+}
+
+/// Builds an example with the same features as this test.
+fn build(name: &str) -> PathBuf {
+    {
         let root = env!("CARGO_MANIFEST_DIR");
         let mut cmd = Command::new(env!("CARGO"));
-        cmd.current_dir(root).args([
-            "build",
-            "--release",
-            "-p",
-            "hysolve",
-            "--example",
-            "custom_problem",
-        ]);
+        cmd.current_dir(root)
+            .args(["build", "--release", "-p", "hysolve", "--example", name]);
         if cfg!(feature = "mpi") {
             cmd.args(["--features", "mpi"]);
         }
@@ -33,8 +40,10 @@ fn example() -> &'static PathBuf {
             "building the example: {}",
             String::from_utf8_lossy(&out.stderr)
         );
-        PathBuf::from(root).join("target/release/examples/custom_problem")
-    })
+        PathBuf::from(root)
+            .join("target/release/examples")
+            .join(name)
+    }
 }
 
 /// The count on the last line of a run's stdout (`L(2,n) = COUNT ...`).
@@ -130,4 +139,136 @@ fn counts_on_two_ranks() {
     assert_eq!(count(&run(&["8", "--threads", "2"])), 300);
     // Order 11: 17,792 up to reversal (OEIS A014552), both ways.
     assert_eq!(count(&run(&["11", "--threads", "1"])), 35_584);
+}
+
+/// The knapsack example's instance, made here as its documentation says:
+/// splitmix64 from the seed, weights 1 to 1,000, values weight + 100, a
+/// capacity of half the total weight. Items as (value, weight).
+fn knapsack_instance(n: usize, seed: u64) -> (Vec<(u64, u64)>, u64) {
+    let mut state = seed;
+    let mut next = || {
+        state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = state;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    };
+    let items: Vec<(u64, u64)> = (0..n)
+        .map(|_| {
+            let w = 1 + next() % 1000;
+            (w + 100, w)
+        })
+        .collect();
+    let capacity = items.iter().map(|i| i.1).sum::<u64>() / 2;
+    (items, capacity)
+}
+
+/// The optimum by dynamic programming over capacities.
+fn knapsack_optimum(items: &[(u64, u64)], capacity: u64) -> u64 {
+    let mut best = vec![0u64; capacity as usize + 1];
+    for &(v, w) in items {
+        for c in (w as usize..=capacity as usize).rev() {
+            best[c] = best[c].max(best[c - w as usize] + v);
+        }
+    }
+    best[capacity as usize]
+}
+
+/// Checks a run's JSON summary against the instance: the objective is the
+/// optimum, and the items listed fit and are worth it.
+fn check_knapsack(out: &Output, n: usize, seed: u64, want: Option<u64>) -> u64 {
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_str(stdout.lines().last().unwrap()).unwrap();
+    let (items, capacity) = knapsack_instance(n, seed);
+    let best = v["objective"].as_u64().unwrap();
+    if let Some(want) = want {
+        assert_eq!(best, want, "{n} items, seed {seed}");
+    }
+    let chosen: Vec<usize> = v["items"]
+        .as_str()
+        .unwrap()
+        .split_whitespace()
+        .map(|i| i.parse().unwrap())
+        .collect();
+    let value: u64 = chosen.iter().map(|&i| items[i - 1].0).sum();
+    let weight: u64 = chosen.iter().map(|&i| items[i - 1].1).sum();
+    assert_eq!(value, best, "the items are worth the objective");
+    assert!(weight <= capacity, "the items fit");
+    best
+}
+
+#[test]
+fn knapsack_finds_the_optimum_of_dynamic_programming() {
+    for (n, seed) in [(1, 5), (20, 1), (40, 1), (40, 2), (60, 3), (80, 4)] {
+        let (items, capacity) = knapsack_instance(n, seed);
+        let optimum = knapsack_optimum(&items, capacity);
+        for t in ["1", "2"] {
+            let args = [
+                &n.to_string(),
+                "--seed",
+                &seed.to_string(),
+                "--threads",
+                t,
+                "--json",
+            ];
+            let mut cmd = Command::new(knapsack());
+            cmd.args(args);
+            check_knapsack(
+                &run_with_timeout(cmd, Duration::from_secs(60)),
+                n,
+                seed,
+                Some(optimum),
+            );
+        }
+    }
+}
+
+#[test]
+fn knapsack_at_least_stops_at_a_packing_worth_the_target() {
+    let (items, capacity) = knapsack_instance(60, 1);
+    let optimum = knapsack_optimum(&items, capacity);
+    let mut cmd = Command::new(knapsack());
+    cmd.args(["60", "--at-least", &(optimum - 300).to_string(), "--json"]);
+    let found = check_knapsack(&run_with_timeout(cmd, Duration::from_secs(60)), 60, 1, None);
+    assert!(found >= optimum - 300);
+    let mut cmd = Command::new(knapsack());
+    cmd.args(["60", "--at-least", &(optimum + 1).to_string()]);
+    let out = run_with_timeout(cmd, Duration::from_secs(60));
+    assert!(
+        String::from_utf8_lossy(&out.stdout).contains("no packing worth"),
+        "{out:?}"
+    );
+}
+
+#[test]
+#[cfg(feature = "mpi")]
+fn knapsack_on_ranks() {
+    for (ranks, threads) in [(2, 1), (3, 2)] {
+        let (items, capacity) = knapsack_instance(70, 5);
+        let mut cmd = Command::new("mpirun");
+        cmd.args([
+            "--oversubscribe",
+            "--bind-to",
+            "none",
+            "-np",
+            &ranks.to_string(),
+        ])
+        .arg(knapsack())
+        .args([
+            "70",
+            "--seed",
+            "5",
+            "--threads",
+            &threads.to_string(),
+            "--json",
+        ]);
+        mpi_env(&mut cmd);
+        let out = run_with_timeout(cmd, Duration::from_secs(180));
+        check_knapsack(&out, 70, 5, Some(knapsack_optimum(&items, capacity)));
+    }
 }

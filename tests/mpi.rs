@@ -305,3 +305,54 @@ fn exact_cover_over_mpi_in_every_configuration() {
         }
     }
 }
+
+#[test]
+fn clique_over_mpi_in_every_configuration() {
+    for (ranks, threads) in CONFIGS {
+        for (file, omega) in [
+            ("hamming8-4", 16),
+            ("keller4", 11),
+            ("johnson16-2-4", 8),
+            ("random-150-0.8-1", 23),
+        ] {
+            let path = format!("examples/clique/{file}.col");
+            let v = json_of(&mpirun(
+                ranks,
+                threads,
+                &["clique", &path, "--json", "--quiet"],
+            ));
+            assert_eq!(v["objective"], omega, "{file} in {ranks}x{threads}");
+            let clique =
+                hysolve::problems::clique::parse_solution(v["solution"].as_str().unwrap()).unwrap();
+            assert_eq!(clique.len(), omega as usize);
+            let graph = hysolve::problems::clique::dimacs::read(std::path::Path::new(&path))
+                .unwrap()
+                .graph;
+            assert!(graph.is_clique(&clique), "{file} in {ranks}x{threads}");
+            // Every rank's improvements reached the master, which told the others.
+            let sent: u64 = v["rank_stats"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|r| r["improvements_sent"].as_u64().unwrap())
+                .sum();
+            assert!(sent >= v["master"]["improvements"].as_u64().unwrap());
+        }
+        let v = json_of(&mpirun(
+            ranks,
+            threads,
+            &[
+                "clique",
+                "examples/clique/keller4.col",
+                "--at-least",
+                "10",
+                "--json",
+                "--quiet",
+            ],
+        ));
+        assert!(
+            v["objective"].as_u64().unwrap() >= 10,
+            "at-least in {ranks}x{threads}"
+        );
+    }
+}

@@ -27,6 +27,9 @@ pub trait Puzzle: 'static {
     /// their order bumps it: checkpoints of the older tree are then
     /// refused as another run's (`fingerprint` hashes it when not 0).
     const TREE: u32 = 0;
+    /// Whether its problem has an objective: `--mode optimise` is refused
+    /// for a puzzle without one.
+    const OPTIMISES: bool = false;
     /// Its arguments, declared with clap's derive.
     type Args: clap::Args + FromArgMatches;
 
@@ -233,6 +236,7 @@ pub trait Entry: Sync {
     fn format(&self) -> Option<Format>;
     fn generator(&self) -> Option<Generator>;
     fn tree(&self) -> u32;
+    fn optimises(&self) -> bool;
 }
 
 /// Why [`Entry::build`] failed.
@@ -277,5 +281,8 @@ impl<P: Puzzle> Entry for Registered<P> {
     }
     fn tree(&self) -> u32 {
         P::TREE
+    }
+    fn optimises(&self) -> bool {
+        P::OPTIMISES
     }
 }

@@ -58,6 +58,11 @@ pub struct Checkpoint {
     pub out_bytes: u64,
     /// Seconds of search before this checkpoint, over all resumed runs.
     pub elapsed_s: f64,
+    /// Optimise mode: the best solution known when the checkpoint was
+    /// taken (its objective and text); a resumed run prunes with it from
+    /// the start and reports it if nothing beats it.
+    #[serde(default)]
+    pub incumbent: Option<(u64, String)>,
 }
 
 /// A checkpoint that cannot be used.
@@ -116,6 +121,7 @@ impl Checkpoint {
             written: 0,
             out_bytes: 0,
             elapsed_s: 0.0,
+            incumbent: None,
         }
     }
 
@@ -240,6 +246,7 @@ mod test {
             written: 0,
             out_bytes: 0,
             elapsed_s: 1.5,
+            incumbent: Some((11, "1 2 3".into())),
         }
     }
 

@@ -71,6 +71,7 @@ impl Checkpointer {
         sink: &mut dyn SolutionSink,
         written: u64,
         out_bytes: u64,
+        incumbent: Option<&(u64, String)>,
         started: Instant,
         now: Instant,
     ) -> Result<(), RunError> {
@@ -84,6 +85,7 @@ impl Checkpointer {
             depth: self.book.tree_depth,
             written,
             out_bytes,
+            incumbent: incumbent.cloned(),
             elapsed_s: self.elapsed_before + now.saturating_duration_since(started).as_secs_f64(),
             ..self.plan.identity.clone()
         };

@@ -38,6 +38,10 @@ pub struct RunConfig {
     /// Stop after this many solutions (modes that send solutions: all,
     /// first, unique); `None`: as the mode says.
     pub limit: Option<u64>,
+    /// Optimise mode: stop at the first solution whose objective reaches
+    /// this (the decision variant of the optimisation); `None`: prove the
+    /// optimum.
+    pub at_least: Option<u64>,
     /// Checkpoints (count and all modes): where, how often, of what run,
     /// and the checkpoint this run resumes.
     pub checkpoint: Option<Arc<CheckpointPlan>>,
@@ -62,15 +66,18 @@ pub enum ConfigError {
     /// No initial prefix per worker.
     #[error("the master must deal at least 1 initial prefix per worker")]
     PrefixesPerWorker,
-    /// A limit on solutions in count mode, which sends none.
+    /// A limit on solutions in count or optimise mode.
     #[error("--limit stops after N solutions found: use it with --mode all, first or unique")]
     LimitInCount,
     /// A limit of no solution.
     #[error("--limit must be at least 1")]
     ZeroLimit,
+    /// A target objective outside optimise mode.
+    #[error("--at-least is for --mode optimise, not {0}")]
+    AtLeastMode(Mode),
     /// Checkpoints in first or unique mode, whose answer is not a sum of
     /// units.
-    #[error("--checkpoint and --resume are for count and all modes, not {0}")]
+    #[error("--checkpoint and --resume are for count, all and optimise modes, not {0}")]
     CheckpointMode(Mode),
     /// Checkpoints with a limit: the units left would not know how many
     /// solutions they may still give.
@@ -109,6 +116,7 @@ impl std::fmt::Debug for RunConfig {
             .field("threads", &self.threads)
             .field("prefixes_per_worker", &self.prefixes_per_worker)
             .field("limit", &self.limit)
+            .field("at_least", &self.at_least)
             .field("checkpoint", &self.checkpoint)
             .field("observer", &self.observer.is_some())
             .finish_non_exhaustive()
@@ -125,6 +133,7 @@ impl RunConfig {
             prefixes_per_worker: DEFAULT_PREFIXES_PER_WORKER,
             started: Instant::now(),
             limit: None,
+            at_least: None,
             checkpoint: None,
             interrupt: None,
             observer: None,
@@ -148,6 +157,13 @@ impl RunConfig {
     /// Stop after `n` solutions (all, first and unique modes).
     pub fn limit(mut self, n: u64) -> Self {
         self.limit = Some(n);
+        self
+    }
+
+    /// Optimise mode: stop at the first solution whose objective is at
+    /// least `target`.
+    pub fn at_least(mut self, target: u64) -> Self {
+        self.at_least = Some(target);
         self
     }
 
@@ -195,12 +211,17 @@ impl RunConfig {
             return Err(ConfigError::PrefixesPerWorker);
         }
         match self.limit {
-            Some(_) if self.mode == Mode::Count => return Err(ConfigError::LimitInCount),
+            Some(_) if matches!(self.mode, Mode::Count | Mode::Optimise) => {
+                return Err(ConfigError::LimitInCount);
+            }
             Some(0) => return Err(ConfigError::ZeroLimit),
             _ => {}
         }
+        if self.at_least.is_some() && self.mode != Mode::Optimise {
+            return Err(ConfigError::AtLeastMode(self.mode));
+        }
         if self.checkpoint.is_some() {
-            if !matches!(self.mode, Mode::Count | Mode::All) {
+            if !matches!(self.mode, Mode::Count | Mode::All | Mode::Optimise) {
                 return Err(ConfigError::CheckpointMode(self.mode));
             }
             if self.limit.is_some() {
@@ -217,8 +238,12 @@ impl RunConfig {
         Ok(())
     }
 
-    /// How many solutions end the search: the mode's own limit and `limit`, whichever is smaller.
+    /// How many solutions end the search: the mode's own limit and `limit`, whichever is smaller
+    /// (in optimise mode, one when there is a target).
     pub fn stop_after(&self) -> Option<u64> {
+        if self.mode == Mode::Optimise {
+            return self.at_least.map(|_| 1);
+        }
         match (self.mode.stop_after(), self.limit) {
             (Some(a), Some(b)) => Some(a.min(b)),
             (a, b) => a.or(b),

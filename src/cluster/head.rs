@@ -14,7 +14,7 @@ use super::config::RunConfig;
 use super::delivery::Delivery;
 use super::master::{Master, Outbox};
 use super::observer::{OBSERVE_EVERY, Progress};
-use super::outcome::{Outcome, RunError};
+use super::outcome::{Improvement, Outcome, RunError};
 use super::protocol::Message;
 use crate::engine::{Counters, Mode, Piece, Prefix, Problem, Tally, UnitReport, expand};
 use std::sync::atomic::Ordering;
@@ -29,6 +29,9 @@ pub(crate) struct Head<'a> {
     /// Where solutions go.
     delivery: Delivery<'a>,
     checkpointer: Option<Checkpointer>,
+    /// Optimisation: the incumbent, and its improvements in order.
+    best: Option<(u64, String)>,
+    history: Vec<Improvement>,
     interrupted: bool,
     /// When the observer was last told of the progress.
     last_observed: Instant,
@@ -48,6 +51,7 @@ impl<'a> Head<'a> {
     ) -> Result<Head<'a>, RunError> {
         let resume = config.checkpoint.as_ref().and_then(|c| c.resume.as_ref());
         let mut expansion = Counters::default();
+        let mut expanded_best = None;
         let (initial, found): (Vec<Piece>, Vec<String>) = match resume {
             // The units left, as the checkpoint has them: the same units
             // whatever the number of ranks and threads now.
@@ -57,10 +61,11 @@ impl<'a> Head<'a> {
             ),
             None => {
                 let target = config.prefixes_per_worker.max(1) * config.threads.max(1) * size;
-                let (frontier, counted, found) = expand(problem, config.mode, target);
-                expansion = counted;
-                let pieces = frontier.iter().map(|t| Piece::of(problem, t));
-                (pieces.collect(), found)
+                let e = expand(problem, config.mode, target);
+                expansion = e.counted;
+                expanded_best = e.best;
+                let pieces = e.frontier.iter().map(|t| Piece::of(problem, t));
+                (pieces.collect(), e.found)
             }
         };
         let checkpointer = config.checkpoint.as_ref().map(|plan| {
@@ -73,9 +78,32 @@ impl<'a> Head<'a> {
             expansion,
             delivery,
             checkpointer,
+            best: None,
+            history: Vec::new(),
             interrupted: false,
             last_observed: Instant::now(),
         };
+        if config.mode == Mode::Optimise {
+            // A resumed run starts from the checkpoint's incumbent, every
+            // run from its target; the expansion's best is an improvement
+            // like any (rank 0's pool learns it too).
+            let resumed = resume.and_then(|c| c.incumbent.clone());
+            let floor = resumed.as_ref().map_or(0, |(v, _)| v + 1);
+            let floor = floor.max(config.at_least.unwrap_or(0));
+            let told = resumed.as_ref().map(|(v, _)| *v);
+            head.master.start_floor(floor, told, out);
+            if let Some((value, _)) = &resumed {
+                head.history.push(Improvement {
+                    s: 0.0,
+                    value: *value,
+                    rank: 0,
+                });
+            }
+            head.best = resumed;
+            if let Some((value, text)) = expanded_best {
+                head.improve(None, value, text, out);
+            }
+        }
         head.accept_solutions(0, None, found, out)?;
         if let Some(observer) = &config.observer {
             observer.started(head.master.stats.initial_prefixes);
@@ -114,9 +142,13 @@ impl<'a> Head<'a> {
                 self.master.on_donation(from, pieces, now, out);
             }
             Message::Solutions { unit, texts } => self.accept_solutions(from, unit, texts, out)?,
+            Message::Improved { value, text } => self.improve(Some(from), value, text, out),
             Message::UnitDone(report) => self.on_unit_done(from, report)?,
             Message::Final(report) => self.master.on_final(*report),
-            Message::Work { .. } | Message::DonateRequest | Message::Terminate => {
+            Message::Work { .. }
+            | Message::DonateRequest
+            | Message::Incumbent(_)
+            | Message::Terminate => {
                 return Err(RunError::Protocol {
                     rank: 0,
                     what: msg.kind(),
@@ -124,6 +156,23 @@ impl<'a> Head<'a> {
             }
         }
         Ok(())
+    }
+
+    /// Optimisation: a solution of objective `value` found by rank `from`
+    /// (`None`: by the master's expansion); kept, and told to the other
+    /// ranks, when it improves on the incumbent.
+    fn improve(&mut self, from: Option<usize>, value: u64, text: String, out: &mut Outbox) {
+        if self
+            .master
+            .on_improved(from.unwrap_or(usize::MAX), value, out)
+        {
+            self.history.push(Improvement {
+                s: self.config.started.elapsed().as_secs_f64(),
+                value,
+                rank: from.unwrap_or(0),
+            });
+            self.best = Some((value, text));
+        }
     }
 
     /// Solutions found by rank `from` (in `unit`, when checkpointing).
@@ -214,6 +263,7 @@ impl<'a> Head<'a> {
                     self.delivery.sink(),
                     written,
                     bytes,
+                    self.best.as_ref(),
                     self.config.started,
                     now,
                 )
@@ -260,8 +310,12 @@ impl<'a> Head<'a> {
             solutions = book.solutions;
             depth = book.tree_depth;
         }
-        let d = self.delivery;
-        if config.mode.stop_after().is_some() {
+        let mut d = self.delivery;
+        let objective = self.best.as_ref().map(|(v, _)| *v);
+        if config.mode == Mode::Optimise {
+            d.found = self.best.map(|(_, text)| text).into_iter().collect();
+            solutions = d.found.len() as u64;
+        } else if config.mode.stop_after().is_some() {
             solutions = d.found.len() as u64;
         } else if config.mode == Mode::All && config.limit.is_some() {
             solutions = d.written;
@@ -278,6 +332,8 @@ impl<'a> Head<'a> {
             threads: config.threads,
             reports,
             master: master_stats,
+            objective,
+            improvements: self.history,
         })
     }
 }

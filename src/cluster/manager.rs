@@ -133,6 +133,9 @@ impl<'a, P: Problem, T: Transport> Manager<'a, P, T> {
             tx,
             config.checkpoint.is_some(),
         );
+        if let Some(target) = config.at_least {
+            pool.raise_floor(target);
+        }
         let report = RankReport {
             rank,
             host: host_name(),
@@ -277,6 +280,7 @@ impl<'a, P: Problem, T: Transport> Manager<'a, P, T> {
                 initial_depth,
             } => self.state.on_work(pieces, initial_depth)?,
             Message::DonateRequest => self.state.on_donate_request(now, &mut to_master),
+            Message::Incumbent(value) => self.state.on_incumbent(value),
             Message::Terminate => {
                 let wall_s = self.config.started.elapsed().as_secs_f64();
                 let cpu_s = thread_cpu_seconds() - self.cpu_start;

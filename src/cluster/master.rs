@@ -57,6 +57,11 @@ pub struct MasterStats {
     pub prefixes_returned: u64,
     /// Donations handed whole to the rank they were asked for.
     pub donations_routed: u64,
+    /// Optimisation: `Improved` messages received that improved on the
+    /// incumbent (the others came too late to).
+    pub improvements: u64,
+    /// Optimisation: `Incumbent` messages sent to other ranks.
+    pub incumbent_messages: u64,
 }
 
 /// Orders victims: dealt work longest ago first, then lowest.
@@ -75,6 +80,8 @@ pub(super) struct Master {
     victims: BTreeSet<VictimKey>,
     limit: Option<u64>,
     found: u64,
+    /// Optimisation: the least objective that improves on the incumbent.
+    floor: u64,
     terminated_at: Option<Instant>,
     finals: Vec<Option<RankReport>>,
     /// Depth of the initial prefixes (they all have the same).
@@ -105,6 +112,7 @@ impl Master {
             victims: (0..ranks).map(|r| (0, r)).collect(),
             limit,
             found: 0,
+            floor: 0,
             terminated_at: None,
             finals: vec![None; ranks],
             round_trip: None,
@@ -277,6 +285,42 @@ impl Master {
             self.terminate(out);
         }
         keep
+    }
+
+    /// Optimisation: starts with `floor` (a target or a checkpoint's
+    /// incumbent plus one), and tells every rank of `incumbent` when there
+    /// is one.
+    pub(super) fn start_floor(&mut self, floor: u64, incumbent: Option<u64>, out: &mut Outbox) {
+        self.floor = self.floor.max(floor);
+        if let Some(value) = incumbent {
+            for rank in 0..self.ranks.len() {
+                self.send_incumbent(out, rank, value);
+            }
+        }
+    }
+
+    /// Optimisation: rank `from` found a solution of objective `value`.
+    /// Returns whether it improves on the incumbent; then every other rank
+    /// is told, and a run with a target ends (the target is the first
+    /// floor, so any improvement reaches it).
+    pub(super) fn on_improved(&mut self, from: usize, value: u64, out: &mut Outbox) -> bool {
+        if self.terminated() || value < self.floor {
+            return false;
+        }
+        self.floor = value + 1;
+        self.stats.improvements += 1;
+        for rank in (0..self.ranks.len()).filter(|&r| r != from) {
+            self.send_incumbent(out, rank, value);
+        }
+        self.on_solutions(1, out);
+        true
+    }
+
+    fn send_incumbent(&mut self, out: &mut Outbox, rank: usize, value: u64) {
+        if rank != 0 {
+            self.stats.incumbent_messages += 1;
+        }
+        self.push(out, rank, Message::Incumbent(value));
     }
 
     pub(super) fn on_final(&mut self, report: RankReport) {

@@ -48,7 +48,7 @@ pub use config::{
 pub use launcher::{is_rank_zero, launched_by_mpi, local_ranks};
 pub use master::MasterStats;
 pub use observer::{Observer, Progress};
-pub use outcome::{Outcome, RunError};
+pub use outcome::{Improvement, Outcome, RunError};
 pub use protocol::RankReport;
 pub use sink::{Callback, FileError, FileSink, SolutionSink, Solutions};
 

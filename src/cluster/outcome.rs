@@ -33,6 +33,26 @@ pub struct Outcome {
     pub reports: Vec<RankReport>,
     /// What the master did.
     pub master: MasterStats,
+    /// Optimise mode: the optimum (with a target, the first objective
+    /// found that reaches it), or `None` when no node is a solution.
+    /// `found` holds its solution.
+    pub objective: Option<u64>,
+    /// Optimise mode: each improvement on the incumbent as the master
+    /// learnt it, in order.
+    pub improvements: Vec<Improvement>,
+}
+
+/// An improvement on the incumbent of a branch and bound.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct Improvement {
+    /// Seconds from the start (`RunConfig::started`) to when the master
+    /// learnt it.
+    pub s: f64,
+    /// The objective.
+    pub value: u64,
+    /// The rank whose worker found it (0 for the master's expansion or a
+    /// checkpoint's incumbent).
+    pub rank: usize,
 }
 
 /// Errors that end a run.

@@ -34,6 +34,13 @@ pub(super) enum Message {
     /// Rank -> master, with checkpoints on: the rank holds no more of a unit
     /// (it sent any pieces it split off as `Donation`s before this).
     UnitDone(UnitReport),
+    /// Rank -> master, optimisation: a solution better than any the rank
+    /// knew of (found there or told by the master): its objective and text.
+    Improved { value: u64, text: String },
+    /// Master -> rank, optimisation: the best objective known anywhere
+    /// (sent when it improves, to every rank but the finder): nothing that
+    /// cannot beat it is worth walking.
+    Incumbent(u64),
     /// Master -> rank: stop now and report.
     Terminate,
     /// Rank -> master: the rank's last word, after `Terminate`.
@@ -59,6 +66,10 @@ pub struct RankReport {
     pub prefixes_donated: u64,
     /// `AskForWork` messages sent.
     pub asks: u64,
+    /// `Improved` messages it sent: improvements on the best it knew.
+    pub improvements_sent: u64,
+    /// `Incumbent` messages it received.
+    pub incumbents_received: u64,
     /// Messages this rank's manager sent (to other ranks).
     pub messages_sent: u64,
     /// CPU seconds used by the manager thread.
@@ -93,6 +104,8 @@ impl Message {
             Message::Donation { .. } => "Donation",
             Message::Solutions { .. } => "Solutions",
             Message::UnitDone(_) => "UnitDone",
+            Message::Improved { .. } => "Improved",
+            Message::Incumbent(_) => "Incumbent",
             Message::Terminate => "Terminate",
             Message::Final(_) => "Final",
         }
@@ -154,6 +167,11 @@ mod test {
                 unit: Some(Prefix(vec![1])),
                 texts: vec!["Q.\n.Q".into(), String::new(), "ünïcode".into()],
             },
+            Message::Improved {
+                value: 27,
+                text: "1 5 9".into(),
+            },
+            Message::Incumbent(u64::MAX),
             Message::Terminate,
             Message::Final(Box::new(RankReport {
                 depth: Some(17_844),
@@ -169,6 +187,8 @@ mod test {
                 prefixes_received: 9,
                 prefixes_donated: 4,
                 asks: 2,
+                improvements_sent: 3,
+                incumbents_received: 4,
                 messages_sent: 17,
                 manager_cpu_s: 0.01,
                 wall_s: 2.0,

@@ -34,6 +34,9 @@ pub(crate) trait Workers<N> {
     fn request_donation(&self) -> (Vec<Task<N>>, bool);
     /// Takes back a donation request no worker answered.
     fn withdraw_donation_request(&self);
+    /// Optimisation: objectives below `floor` no longer improve on the
+    /// best known.
+    fn raise_floor(&self, floor: u64);
     /// The running totals.
     fn progress(&self) -> Tally;
     /// Stops the workers; their statistics.
@@ -52,6 +55,9 @@ impl<N: Clone + Send + 'static> Workers<N> for RankPool<N> {
     }
     fn withdraw_donation_request(&self) {
         RankPool::withdraw_donation_request(self);
+    }
+    fn raise_floor(&self, floor: u64) {
+        RankPool::raise_floor(self, floor);
     }
     fn progress(&self) -> Tally {
         RankPool::progress(self)
@@ -183,6 +189,18 @@ impl<P: Problem, W: Workers<P::Node>> RankState<P, W> {
                 self.report.prefixes_donated += pieces.len() as u64;
                 out.push(Message::Donation { pieces });
             }
+            PoolEvent::Improved { value, text } => {
+                self.report.improvements_sent += 1;
+                out.push(Message::Improved { value, text });
+            }
+        }
+    }
+
+    /// `Incumbent`: the best objective known anywhere.
+    pub(crate) fn on_incumbent(&mut self, value: u64) {
+        self.report.incumbents_received += 1;
+        if let Some(w) = &self.workers {
+            w.raise_floor(value.saturating_add(1));
         }
     }
 
@@ -309,6 +327,7 @@ mod test {
         fn withdraw_donation_request(&self) {
             *self.withdrawn.borrow_mut() += 1;
         }
+        fn raise_floor(&self, _: u64) {}
         fn progress(&self) -> Tally {
             Tally {
                 nodes: self.injected.borrow().len() as u64,

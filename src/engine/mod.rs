@@ -27,4 +27,4 @@ pub(crate) use pool::{PoolEvent, RankPool, SOLUTION_BATCH, UnitReport};
 pub use prefix::{Prefix, replay};
 pub use problem::{Path, Problem, SubtreeCount, Tree, count_by_moves};
 pub(crate) use search::{Context, Searcher, Split, Task, expand};
-pub use search::{Counters, deeper, sequential};
+pub use search::{Counters, deeper, optimum, sequential};

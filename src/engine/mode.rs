@@ -16,13 +16,22 @@ pub enum Mode {
     First,
     /// Up to two solutions: none, unique or multiple.
     Unique,
+    /// The best solution: the greatest [`Problem::objective`], proved by
+    /// walking the whole tree under pruning by [`Problem::bound`]
+    /// (branch and bound with an incumbent shared by every worker and
+    /// rank). With a target (`RunConfig::at_least`), the first solution
+    /// that reaches it.
+    ///
+    /// [`Problem::objective`]: crate::engine::Problem::objective
+    /// [`Problem::bound`]: crate::engine::Problem::bound
+    Optimise,
 }
 
 impl Mode {
     /// How many solutions end the search early, if any.
     pub fn stop_after(self) -> Option<u64> {
         match self {
-            Mode::Count | Mode::All => None,
+            Mode::Count | Mode::All | Mode::Optimise => None,
             Mode::First => Some(1),
             Mode::Unique => Some(2),
         }
@@ -40,6 +49,7 @@ impl Mode {
             Mode::All => "all",
             Mode::First => "first",
             Mode::Unique => "unique",
+            Mode::Optimise => "optimise",
         }
     }
 }
@@ -58,8 +68,9 @@ impl FromStr for Mode {
             "all" => Ok(Mode::All),
             "first" => Ok(Mode::First),
             "unique" => Ok(Mode::Unique),
+            "optimise" | "optimize" => Ok(Mode::Optimise),
             other => Err(format!(
-                "unknown mode '{other}' (expected count, all, first or unique)"
+                "unknown mode '{other}' (expected count, all, first, unique or optimise)"
             )),
         }
     }

@@ -128,6 +128,31 @@ pub trait Problem: Send + Sync + 'static {
     fn count_subtree(&self, state: &mut Self::State) -> SubtreeCount {
         count_by_moves(self, state)
     }
+
+    /// Optimisation ([`Mode::Optimise`]): the objective of the node
+    /// `state` stands on, as a solution (greater is better), or `None`
+    /// when it is not one. The default: no node is.
+    #[inline(always)]
+    fn objective(&self, state: &Self::State) -> Option<u64> {
+        let _ = state;
+        None
+    }
+
+    /// Optimisation: an upper bound on the objective of every node in the
+    /// subtree that move `m` leads to from the node `state` stands on.
+    /// The walk does not take a move whose bound cannot beat the best
+    /// solution known (on any worker of any rank), nor does a split give
+    /// it away. The default bounds nothing.
+    #[inline(always)]
+    fn bound(&self, state: &Self::State, m: &Self::Move) -> u64 {
+        let _ = (state, m);
+        u64::MAX
+    }
+
+    /// Whether a node's moves come in order of falling [`Problem::bound`]:
+    /// then the first move that cannot beat the best known ends the
+    /// node's listing, as in colouring branch and bound for cliques.
+    const BOUNDS_FALL: bool = false;
 }
 
 /// Counts the subtree under the node `state` stands on (the node

@@ -39,6 +39,18 @@ pub(crate) trait Context<N> {
     }
     /// A solution was found (only in modes that keep solutions).
     fn found(&mut self, text: &str);
+    /// Optimisation: the least objective that improves on the best
+    /// solution known here (0 while none is). Read at every look at the
+    /// context: a walk prunes with a value at most [`POLL_EVERY`] nodes
+    /// old, which is never wrong, only less sharp.
+    fn floor(&self) -> u64 {
+        0
+    }
+    /// Optimisation: a solution of objective `value`, at least the floor
+    /// the walk last read, rendered as `text`.
+    fn improved(&mut self, value: u64, text: &str) {
+        let _ = (value, text);
+    }
 }
 
 /// Nodes visited, weighted solutions found, and the depth of the deepest
@@ -96,6 +108,8 @@ const POLL_EVERY: u64 = 16;
 struct Visitor<'p, P: Problem> {
     problem: &'p P,
     keeps_solutions: bool,
+    /// Branch and bound ([`Mode::Optimise`]).
+    optimise: bool,
     /// The count cut-off's depth (`usize::MAX`: none).
     cutoff: usize,
     text: String,
@@ -109,6 +123,7 @@ impl<'p, P: Problem> Visitor<'p, P> {
         Visitor {
             problem,
             keeps_solutions: mode.keeps_solutions(),
+            optimise: mode == Mode::Optimise,
             cutoff: (mode == Mode::Count)
                 .then(|| problem.count_cutoff())
                 .flatten()
@@ -140,6 +155,9 @@ impl<'p, P: Problem> Visitor<'p, P> {
         if let Some(d) = &mut self.task_depth {
             *d = (*d).max(depth as u64);
         }
+        if self.optimise {
+            return (true, self.improve(state, ctx.floor(), ctx).is_some());
+        }
         let weight = self.problem.solution_weight(state);
         if weight > 0 {
             self.counters.solutions += weight;
@@ -151,6 +169,29 @@ impl<'p, P: Problem> Visitor<'p, P> {
             }
         }
         (true, false)
+    }
+}
+
+impl<P: Problem> Visitor<'_, P> {
+    /// Optimisation: reports the node `state` stands on when it is a
+    /// solution at least as good as `floor` and the context's floor, and
+    /// returns the floor after it (`None`: nothing reported).
+    #[inline]
+    fn improve<C: Context<P::Node>>(
+        &mut self,
+        state: &P::State,
+        floor: u64,
+        ctx: &mut C,
+    ) -> Option<u64> {
+        let value = self.problem.objective(state)?;
+        if value < floor || value < ctx.floor() {
+            return None;
+        }
+        self.counters.solutions += 1;
+        self.text.clear();
+        self.problem.render(state, &mut self.text);
+        ctx.improved(value, &self.text);
+        Some(value + 1)
     }
 }
 
@@ -270,6 +311,9 @@ impl<'p, P: Problem> Searcher<'p, P> {
         let problem = self.visitor.problem;
         let depth0 = task.depth + 1;
         let (cutoff, keeps) = (self.visitor.cutoff, self.visitor.keeps_solutions);
+        let optimise = self.visitor.optimise;
+        // Optimisation: the least objective that beats the best known.
+        let mut floor = ctx.floor();
         // The counters live in registers while the walk runs, and go back
         // to the visitor whenever it returns: `deepest` is the most levels
         // the walk had when it visited a node (at depth `depth0 + levels`).
@@ -301,6 +345,9 @@ impl<'p, P: Problem> Searcher<'p, P> {
                     break false;
                 }
                 look_at = nodes.saturating_add(POLL_EVERY).min(pause_at);
+                if optimise {
+                    floor = floor.max(ctx.floor());
+                }
                 if ctx.stop() {
                     levels.clear();
                     break true;
@@ -332,6 +379,12 @@ impl<'p, P: Problem> Searcher<'p, P> {
                 continue;
             };
             cur.given += 1;
+            if optimise && problem.bound(&state, &m) < floor {
+                // Pruned: this subtree cannot beat the best known (nor
+                // can the rest of the listing, when bounds fall).
+                cur.done |= P::BOUNDS_FALL;
+                continue;
+            }
             problem.apply(&mut state, &m);
             // The visit (as `Visitor::visit`, on the counters in registers).
             let height = levels.len();
@@ -347,7 +400,19 @@ impl<'p, P: Problem> Searcher<'p, P> {
             }
             nodes += 1;
             deepest = deepest.max(height + 1);
-            let weight = problem.solution_weight(&state);
+            if optimise {
+                self.visitor.counters.solutions = solutions;
+                if let Some(up) = self.visitor.improve(&state, floor, ctx) {
+                    floor = up;
+                    look_at = nodes;
+                }
+                solutions = self.visitor.counters.solutions;
+            }
+            let weight = if optimise {
+                0
+            } else {
+                problem.solution_weight(&state)
+            };
             if weight > 0 {
                 solutions += weight;
                 if keeps {
@@ -388,6 +453,7 @@ impl<'p, P: Problem> Searcher<'p, P> {
         // prefix already reaches (a split then copies no path).
         let keep = ctx.prefix_depth();
         let mode = self.mode;
+        let floor = (mode == Mode::Optimise).then(|| ctx.floor());
         let scratch = self.scratch.get_or_insert_with(|| problem.state(mode));
         problem.load(scratch, &task.node);
         let split = ctx.split_size();
@@ -407,6 +473,13 @@ impl<'p, P: Problem> Searcher<'p, P> {
                 while let Some(m) = problem.next_move(scratch, &mut moves) {
                     index += 1;
                     if index <= level.given {
+                        continue;
+                    }
+                    if floor.is_some_and(|f| problem.bound(scratch, &m) < f) {
+                        // Pruned, as the walk would.
+                        if P::BOUNDS_FALL {
+                            break;
+                        }
                         continue;
                     }
                     problem.apply(scratch, &m);
@@ -467,6 +540,8 @@ impl<'p, P: Problem> Searcher<'p, P> {
 pub(super) struct Sequential {
     limit: Option<u64>,
     pub found: Vec<String>,
+    /// Optimisation: the best solution found, and its objective.
+    pub best: Option<(u64, String)>,
 }
 
 impl<N> Context<N> for Sequential {
@@ -482,11 +557,19 @@ impl<N> Context<N> for Sequential {
     fn found(&mut self, text: &str) {
         self.found.push(text.to_owned());
     }
+    fn floor(&self) -> u64 {
+        self.best.as_ref().map_or(0, |(v, _)| v + 1)
+    }
+    fn improved(&mut self, value: u64, text: &str) {
+        self.best = Some((value, text.to_owned()));
+    }
 }
 
 /// Runs the whole search on the calling thread. The reference against which
 /// every parallel configuration is checked. Returns the counters and, in
-/// the modes that keep solutions, the solutions found, rendered.
+/// the modes that keep solutions, the solutions found, rendered (in
+/// [`Mode::Optimise`], one optimal solution, or none where no node is a
+/// solution; its objective is [`optimum`]'s).
 ///
 /// ```
 /// use hysolve::engine::{Mode, sequential};
@@ -503,6 +586,7 @@ pub fn sequential<P: Problem>(problem: &P, mode: Mode) -> (Counters, Vec<String>
     let mut ctx = Sequential {
         limit: mode.stop_after(),
         found: Vec::new(),
+        best: None,
     };
     let root = Task {
         prefix: Prefix::root(),
@@ -510,7 +594,29 @@ pub fn sequential<P: Problem>(problem: &P, mode: Mode) -> (Counters, Vec<String>
         node: problem.root(),
     };
     searcher.run(&root, &mut ctx);
+    if mode == Mode::Optimise {
+        ctx.found = ctx.best.map(|(_, text)| text).into_iter().collect();
+    }
     (searcher.counters(), ctx.found)
+}
+
+/// Runs a branch and bound ([`Mode::Optimise`]) on the calling thread:
+/// the optimum and one optimal solution, rendered (`None` when no node is
+/// a solution), and the counters. The reference for parallel runs.
+pub fn optimum<P: Problem>(problem: &P) -> (Counters, Option<(u64, String)>) {
+    let mut searcher = Searcher::new(problem, Mode::Optimise);
+    let mut ctx = Sequential {
+        limit: None,
+        found: Vec::new(),
+        best: None,
+    };
+    let root = Task {
+        prefix: Prefix::root(),
+        depth: 0,
+        node: problem.root(),
+    };
+    searcher.run(&root, &mut ctx);
+    (searcher.counters(), ctx.best)
 }
 
 /// How many nodes per subtree asked for [`expand`] may visit: it stops at
@@ -524,16 +630,14 @@ const EXPANSION_NODES_PER_TARGET: usize = 8;
 /// levels do not grow, as a critical binomial one, would otherwise be
 /// walked here, on one thread). Returns the frontier in child order, what
 /// visiting the expanded nodes counted, and the texts of solutions among
-/// them (in modes that keep solutions).
-pub(crate) fn expand<P: Problem>(
-    problem: &P,
-    mode: Mode,
-    target: usize,
-) -> (Vec<Task<P::Node>>, Counters, Vec<String>) {
+/// them (in modes that keep solutions; in [`Mode::Optimise`], the best
+/// among them, with its objective).
+pub(crate) fn expand<P: Problem>(problem: &P, mode: Mode, target: usize) -> Expansion<P::Node> {
     let mut visitor = Visitor::new(problem, mode);
     let mut ctx = Sequential {
         limit: None,
         found: Vec::new(),
+        best: None,
     };
     let mut frontier = vec![Task {
         prefix: Prefix::root(),
@@ -553,6 +657,13 @@ pub(crate) fn expand<P: Problem>(
             let mut moves = problem.moves(&mut state);
             let mut i = 0;
             while let Some(m) = problem.next_move(&state, &mut moves) {
+                if visitor.optimise && problem.bound(&state, &m) < Context::<P::Node>::floor(&ctx) {
+                    if P::BOUNDS_FALL {
+                        break;
+                    }
+                    i += 1;
+                    continue;
+                }
                 problem.apply(&mut state, &m);
                 next.push(Task {
                     prefix: task.prefix.child(i),
@@ -573,7 +684,24 @@ pub(crate) fn expand<P: Problem>(
         depth: deeper(visitor.counters.depth, visitor.task_depth),
         ..visitor.counters
     };
-    (frontier, counters, ctx.found)
+    Expansion {
+        frontier,
+        counted: counters,
+        found: ctx.found,
+        best: ctx.best,
+    }
+}
+
+/// What [`expand`] returns.
+pub(crate) struct Expansion<N> {
+    /// The subtrees left, in child order.
+    pub frontier: Vec<Task<N>>,
+    /// What visiting the expanded nodes counted.
+    pub counted: Counters,
+    /// The solutions among them (modes that keep solutions).
+    pub found: Vec<String>,
+    /// Optimisation: the best solution among them, with its objective.
+    pub best: Option<(u64, String)>,
 }
 
 #[cfg(test)]
@@ -613,7 +741,9 @@ mod test {
     #[test]
     fn the_expansion_of_levels_that_do_not_grow_stops_at_its_budget() {
         let path = Path { len: 1_000_000 };
-        let (frontier, counted, _) = expand(&path, Mode::Count, 16);
+        let Expansion {
+            frontier, counted, ..
+        } = expand(&path, Mode::Count, 16);
         assert_eq!(frontier.len(), 1);
         assert_eq!(counted.nodes, 16 * EXPANSION_NODES_PER_TARGET as u64);
         assert_eq!(frontier[0].depth, 128);
@@ -634,6 +764,7 @@ mod test {
         let mut ctx = Sequential {
             limit: None,
             found: Vec::new(),
+            best: None,
         };
         assert!(s.begin(&task, &mut ctx));
         let mut pauses = 0;

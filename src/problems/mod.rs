@@ -7,6 +7,7 @@ mod error;
 
 pub use error::PuzzleError;
 
+pub mod clique;
 pub mod hitori;
 pub mod magic;
 pub mod pack;

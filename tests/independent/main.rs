@@ -3,6 +3,9 @@
 //! expected counts that the data READMEs attribute to them. Each module
 //! reads the shipped test data itself.
 //!
+//! - `clique`: every clique number of `examples/clique`, and hysolve's
+//!   optimum and clique on random graphs, by its own DIMACS reader and
+//!   Carraghan and Pardalos's search; every clique counted once;
 //! - `magic`: every completion count of `examples/magic`, by a row-major
 //!   search that derives the last blank of each row and column;
 //! - `pack`: the IQ Fit 11x5 board's 371,020 tilings (92,755 up to the
@@ -14,6 +17,10 @@
 //! - `xc`: every count of `examples/xc` (the Sudoku's uniqueness among
 //!   them), by its own reader of the DLX format and its own Algorithm X.
 
+#[path = "../common/mod.rs"]
+mod common;
+
+mod clique;
 mod hitori;
 mod magic;
 mod pack;

@@ -97,7 +97,12 @@ pub fn run_once(cmd: &[String]) -> Result<Sample, String> {
         .unwrap_or(0.0);
     Ok(Sample {
         wall_s: get("wall_s")? + v["prepare_s"].as_f64().unwrap_or(0.0),
-        solutions: get("solutions")? as u64,
+        // An optimisation's answer is its objective (the clique number):
+        // what a peer must agree on.
+        solutions: match v["objective"].as_u64() {
+            Some(objective) => objective,
+            None => get("solutions")? as u64,
+        },
         nodes: get("nodes")? as u64,
         manager_cpu_pct,
         master_messages: v["master"]["messages_sent"].as_u64().unwrap_or(0),

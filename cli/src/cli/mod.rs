@@ -2,7 +2,7 @@
 //! print the answer. The puzzles' subcommands come from the list of
 //! registered puzzles ([`PUZZLES`]); nothing here names one.
 //!
-//! `hysolve [--threads N] [--mode count|all|first|unique] [--out FILE] [--json]
+//! `hysolve [--threads N] [--mode count|all|first|unique|optimise] [--out FILE] [--json]
 //! [--stats] [--quiet] <problem> <args>`
 
 mod generate;
@@ -57,6 +57,10 @@ pub struct SearchArgs {
     /// Stop after N solutions (modes all, first and unique)
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     pub limit: Option<u64>,
+    /// Optimise mode: stop at the first solution whose objective is at
+    /// least K (the decision variant)
+    #[arg(long, value_name = "K", value_parser = clap::value_parser!(u64).range(1..))]
+    pub at_least: Option<u64>,
     /// Record the run's progress in FILE (atomically) so that it can be
     /// resumed after its job dies (count and all modes)
     #[arg(long, value_name = "FILE")]
@@ -89,6 +93,7 @@ impl SearchArgs {
             mode: self.mode.or(before.mode),
             out: self.out.or(before.out),
             limit: self.limit.or(before.limit),
+            at_least: self.at_least.or(before.at_least),
             checkpoint: self.checkpoint.or(before.checkpoint),
             checkpoint_every: self.checkpoint_every.or(before.checkpoint_every),
             resume: self.resume.or(before.resume),

@@ -17,6 +17,10 @@ pub fn summary(name: &str, instance: &str, o: &Outcome, prepare_s: f64) -> Strin
             Uniqueness::Unique => "unique solution".to_string(),
             Uniqueness::Multiple => "multiple solutions (two shown)".to_string(),
         },
+        Mode::Optimise => match o.objective {
+            Some(v) => format!("objective {v}"),
+            None => "no solution".to_string(),
+        },
     };
     format!(
         "{name} {instance}: {answer} ({} mode, {} rank{} x {} thread{}, {:.3} s search + {:.3} s input, {} nodes{})",
@@ -55,6 +59,20 @@ pub fn stats_table(o: &Outcome) -> String {
         m.donation_requests,
         m.prefixes_returned
     );
+    if o.mode == Mode::Optimise {
+        let sent: Vec<String> = o
+            .reports
+            .iter()
+            .map(|r| format!("rank {}: {}", r.rank, r.improvements_sent))
+            .collect();
+        let _ = writeln!(
+            s,
+            "incumbent: {} improvements, {} Incumbent messages to other ranks; Improved sent by {}",
+            m.improvements,
+            m.incumbent_messages,
+            sent.join(", ")
+        );
+    }
     let hosts: Vec<String> = o
         .reports
         .iter()
@@ -156,6 +174,11 @@ pub fn json(name: &str, instance: &str, o: &Outcome, prepare_s: f64) -> String {
     }
     if o.mode == Mode::All {
         v["written"] = serde_json::json!(o.written);
+    }
+    if o.mode == Mode::Optimise {
+        v["objective"] = serde_json::json!(o.objective);
+        v["improvements"] = serde_json::json!(o.improvements);
+        v["solution"] = serde_json::json!(o.found.first());
     }
     v.to_string()
 }

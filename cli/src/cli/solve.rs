@@ -17,6 +17,12 @@ pub(super) fn solve(puzzle: &dyn Entry, args: &ArgMatches, g: &Global) -> Result
         Some(mode) => mode,
         None => puzzle.default_mode(args)?,
     };
+    if mode == Mode::Optimise && !puzzle.optimises() {
+        return Err(CliError::Usage(format!(
+            "{}: --mode optimise needs an objective, and this puzzle has none (clique has one)",
+            puzzle.name()
+        )));
+    }
     // Only a checkpointed run needs it: it reads the input files again.
     let fingerprint = if g.search.checkpoint.is_some() || g.search.resume.is_some() {
         fingerprint(puzzle, args)?
@@ -40,6 +46,7 @@ pub(super) fn solve(puzzle: &dyn Entry, args: &ArgMatches, g: &Global) -> Result
         .prefixes_per_worker(g.prefixes_per_worker())
         .started(started);
     config.limit = g.search.limit;
+    config.at_least = g.search.at_least;
     let solutions = match (mode, &g.search.out) {
         (_, Some(path)) => Solutions::File(path.clone()),
         (Mode::All, None) => Solutions::Stdout,

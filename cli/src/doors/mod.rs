@@ -7,6 +7,7 @@
 
 use crate::door::{Entry, register};
 
+pub mod clique;
 pub mod hitori;
 pub mod magic;
 pub mod pack;
@@ -26,6 +27,7 @@ pub static PUZZLES: &[&dyn Entry] = &[
     &register::<synthetic::Door>(),
     &register::<uts::Door>(),
     &register::<xc::Door>(),
+    &register::<clique::Door>(),
 ];
 
 /// The registered puzzle called `name`.

@@ -406,6 +406,7 @@ impl<'p, 'h, P: Problem> Sim<'p, 'h, P> {
                 let i = self.instant(*now);
                 self.ranks[rank].state.on_donate_request(i, &mut to_master);
             }
+            Message::Incumbent(value) => self.ranks[rank].state.on_incumbent(value),
             Message::Terminate => {
                 let wall = *now as f64 * 1e-9;
                 let cpu = self.ranks[rank].cpu as f64 * 1e-9;

@@ -106,6 +106,9 @@ struct Shared<N> {
     stop: bool,
     found: u64,
     limit: Option<u64>,
+    /// Optimisation: the least objective that improves on the best known
+    /// on this rank.
+    floor: u64,
     live: Tally,
     initial_depth: usize,
     encodes: bool,
@@ -219,6 +222,24 @@ impl<N> Context<N> for StepContext<'_, N> {
         self.shared.deques[self.index].extend(tasks);
         self.shared.notify = true;
     }
+    fn floor(&self) -> u64 {
+        self.shared.floor
+    }
+    fn improved(&mut self, value: u64, text: &str) {
+        if value < self.shared.floor {
+            return;
+        }
+        self.shared.floor = value + 1;
+        self.stats.improvements += 1;
+        let event = PoolEvent::Improved {
+            value,
+            text: text.to_owned(),
+        };
+        self.shared.events.push((self.at, event));
+        if self.shared.limit.is_some() {
+            self.shared.stop = true;
+        }
+    }
     fn found(&mut self, text: &str) {
         self.buffer.push(text.to_owned());
         if let Some(limit) = self.shared.limit {
@@ -271,6 +292,7 @@ impl<'p, P: Problem> VirtualPool<'p, P> {
                 remote_wanted: false,
                 stop: false,
                 found: 0,
+                floor: 0,
                 limit,
                 live: Tally::default(),
                 initial_depth: usize::MAX,
@@ -507,6 +529,10 @@ impl<'p, P: Problem> Workers<P::Node> for Handle<'p, P> {
     }
     fn set_initial_depth(&self, depth: usize) {
         self.0.borrow_mut().shared.initial_depth = depth;
+    }
+    fn raise_floor(&self, floor: u64) {
+        let sh = &mut self.0.borrow_mut().shared;
+        sh.floor = sh.floor.max(floor);
     }
     fn request_donation(&self) -> (Vec<Task<P::Node>>, bool) {
         let mut pool = self.0.borrow_mut();

@@ -34,6 +34,9 @@ pub(crate) enum PoolEvent<N> {
     Idle,
     /// A worker answered [`RankPool::request_donation`] with these subtrees.
     Donated(Vec<Task<N>>),
+    /// Optimisation: a solution better than any this rank knew, its
+    /// objective and its text.
+    Improved { value: u64, text: String },
 }
 
 /// What a rank did on one unit (an initial prefix of the master's) since
@@ -87,6 +90,9 @@ struct Shared<N> {
     stop: AtomicBool,
     /// Solutions reported by this rank's workers (modes with a limit).
     found: AtomicU64,
+    /// Optimisation: the least objective that improves on the best known
+    /// on this rank (found here, or told by the master).
+    floor: AtomicU64,
     limit: Option<u64>,
     /// Live progress, summed over workers at task ends.
     live_nodes: AtomicU64,
@@ -135,6 +141,7 @@ impl<N: Clone + Send + 'static> RankPool<N> {
             remote_wanted: AtomicBool::new(false),
             stop: AtomicBool::new(false),
             found: AtomicU64::new(0),
+            floor: AtomicU64::new(0),
             limit,
             live_nodes: AtomicU64::new(0),
             live_solutions: AtomicU64::new(0),
@@ -216,6 +223,13 @@ impl<N: Clone + Send + 'static> RankPool<N> {
         let before = self.shared.pending.fetch_sub(taken.len(), Ordering::SeqCst);
         let now_idle = before == taken.len();
         (taken, now_idle)
+    }
+
+    /// Optimisation: solutions below `floor` no longer improve on the best
+    /// known (the master's incumbent, or a target), and subtrees whose
+    /// bound is below it are pruned.
+    pub(crate) fn raise_floor(&self, floor: u64) {
+        self.shared.floor.fetch_max(floor, Ordering::SeqCst);
     }
 
     /// Withdraws a donation request that no worker has taken up.
@@ -355,6 +369,31 @@ impl<N> Context<N> for WorkerContext<'_, N> {
             self.local.push(task);
         }
         self.shared.sleep.notify();
+    }
+
+    #[inline]
+    fn floor(&self) -> u64 {
+        self.shared.floor.load(Ordering::Relaxed)
+    }
+
+    /// Only an improvement on the rank's best leaves the rank, so a rank
+    /// sends at most as many as the objective has values.
+    fn improved(&mut self, value: u64, text: &str) {
+        let before = self.shared.floor.fetch_max(value + 1, Ordering::SeqCst);
+        if before > value {
+            return;
+        }
+        self.stats.improvements += 1;
+        let _ = self.shared.events.send(PoolEvent::Improved {
+            value,
+            text: text.to_owned(),
+        });
+        // A target (`--at-least`): the first solution that reaches it ends
+        // the search.
+        if self.shared.limit.is_some() {
+            self.shared.stop.store(true, Ordering::SeqCst);
+            self.shared.sleep.notify();
+        }
     }
 
     fn found(&mut self, text: &str) {

@@ -19,6 +19,8 @@ pub struct WorkerStats {
     pub local_donations: u64,
     /// Subtrees split off for other ranks.
     pub prefixes_donated: u64,
+    /// Optimisation: solutions that improved on the best its rank knew.
+    pub improvements: u64,
     /// Seconds spent walking tasks.
     pub busy_s: f64,
     /// Seconds spent without a task.

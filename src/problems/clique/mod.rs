@@ -1,0 +1,68 @@
+//! Maximum clique by colouring branch and bound, from DIMACS files.
+//!
+//! The search is Tomita's MCS and San Segundo's BBMC on the engine's
+//! optimise mode: vertices renumbered in a degeneracy order (the dense core
+//! first), candidate sets as bitsets, and a greedy colouring of each
+//! node's candidates as the bound of its moves, which come highest colour
+//! first, so the first move that cannot beat the incumbent ends the node
+//! (`Problem::BOUNDS_FALL`). The incumbent is shared by every worker and
+//! rank (see the engine's README).
+//!
+//! In count and all modes the same tree counts (or lists) every nonempty
+//! clique once.
+//!
+//! ```
+//! use hysolve::engine::optimum;
+//! use hysolve::problems::clique::{Clique, families};
+//!
+//! let graph = families::hamming(6, 2).unwrap();
+//! let clique = Clique::new(&graph, "hamming6-2");
+//! let (_, best) = optimum(&clique);
+//! let (size, text) = best.unwrap();
+//! assert_eq!(size, 32);
+//! let vertices: Vec<usize> = text.split(' ').map(|v| v.parse::<usize>().unwrap() - 1).collect();
+//! assert!(graph.is_clique(&vertices));
+//! ```
+
+mod colour;
+pub mod dimacs;
+pub mod families;
+pub mod graph;
+mod search;
+
+pub use graph::Graph;
+pub use search::{Node, State};
+
+/// A maximum clique instance: the graph, renumbered for the search.
+pub struct Clique {
+    /// The graph with vertex `i` standing for `original[i]`.
+    graph: Graph,
+    original: Vec<usize>,
+    name: String,
+}
+
+impl Clique {
+    /// The instance of `graph`, named `name` in reports (a file name).
+    pub fn new(graph: &Graph, name: impl Into<String>) -> Clique {
+        let original = graph.degeneracy_order();
+        Clique {
+            graph: graph.renumbered(&original),
+            original,
+            name: name.into(),
+        }
+    }
+
+    /// Vertices of the graph.
+    pub fn vertices(&self) -> usize {
+        self.graph.len()
+    }
+}
+
+/// The vertices of a clique as the search writes it (one line of vertex
+/// numbers counted from 1), counted from 0; `None` for a line that is not
+/// such a list.
+pub fn parse_solution(text: &str) -> Option<Vec<usize>> {
+    text.split_whitespace()
+        .map(|w| w.parse::<usize>().ok().filter(|&v| v >= 1).map(|v| v - 1))
+        .collect()
+}

@@ -1,0 +1,259 @@
+//! The tree of colouring branch and bound, walked in place: a node is a
+//! clique and the candidates that can still join it; its moves are the
+//! candidates, in the reverse of their greedy colouring (the highest
+//! colour first), each bounded by the clique's size plus its colour.
+//!
+//! A move to the candidate at index `i` of the colouring takes as the
+//! child's candidates its neighbours among the candidates before it
+//! (`order[..i]`): the candidates after it were tried by its earlier
+//! siblings, so every clique lies under exactly one path.
+
+use super::Clique;
+use super::colour::{colour_classes, colour_classes_fixed};
+use crate::engine::{Mode, Problem};
+
+/// A subtree as a task carries it: a clique and its candidates, in the
+/// search's numbering.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Node {
+    clique: Vec<u32>,
+    candidates: Vec<u64>,
+}
+
+/// A worker's state: the clique it stands on, and for each of its sizes
+/// on the way down the candidates and their colouring.
+pub struct State {
+    /// Solutions are counted (count and all modes: every nonempty clique).
+    counts: bool,
+    clique: Vec<u32>,
+    /// The candidates of the clique of size `d` at `sets[d * words..]`.
+    sets: Vec<u64>,
+    /// Their colouring at `order[d * n..]` and `colours[d * n..]`.
+    order: Vec<u32>,
+    colours: Vec<u32>,
+    /// How many candidates each colouring holds.
+    lens: Vec<u32>,
+    /// Scratch sets of the colouring.
+    left: Vec<u64>,
+    class: Vec<u64>,
+}
+
+impl State {
+    /// Room for the sets and colourings of cliques up to size `d`.
+    #[inline]
+    fn reserve(&mut self, d: usize, n: usize, words: usize) {
+        if self.sets.len() < (d + 1) * words {
+            self.sets.resize((d + 1) * words, 0);
+            self.order.resize((d + 1) * n.max(1), 0);
+            self.colours.resize((d + 1) * n.max(1), 0);
+            self.lens.resize(d + 1, 0);
+        }
+    }
+}
+
+impl Problem for Clique {
+    type Node = Node;
+    type State = State;
+    /// The index of a candidate in the node's colouring.
+    type Move = u32;
+    /// How many of the colouring's candidates are left to list (from the
+    /// back).
+    type Moves = u32;
+
+    const ENCODES: bool = true;
+    const BOUNDS_FALL: bool = true;
+
+    fn encode(&self, node: &Node, out: &mut Vec<u8>) {
+        out.extend_from_slice(&(node.clique.len() as u32).to_le_bytes());
+        for v in &node.clique {
+            out.extend_from_slice(&v.to_le_bytes());
+        }
+        for w in &node.candidates {
+            out.extend_from_slice(&w.to_le_bytes());
+        }
+    }
+
+    fn decode(&self, bytes: &[u8]) -> Option<Node> {
+        let k = u32::from_le_bytes(bytes.get(..4)?.try_into().ok()?) as usize;
+        let words = self.graph.words();
+        if k > self.graph.len() || bytes.len() != 4 + 4 * k + 8 * words {
+            return None;
+        }
+        let clique: Vec<u32> = bytes[4..4 + 4 * k]
+            .chunks_exact(4)
+            .map(|c| u32::from_le_bytes(c.try_into().expect("4 bytes")))
+            .collect();
+        let candidates: Vec<u64> = bytes[4 + 4 * k..]
+            .chunks_exact(8)
+            .map(|c| u64::from_le_bytes(c.try_into().expect("8 bytes")))
+            .collect();
+        let n = self.graph.len();
+        let beyond = !n.is_multiple_of(64) && candidates[words - 1] >> (n % 64) != 0;
+        (clique.iter().all(|&v| (v as usize) < n) && !beyond).then_some(Node { clique, candidates })
+    }
+
+    fn name(&self) -> &'static str {
+        "clique"
+    }
+
+    fn instance(&self) -> String {
+        self.name.clone()
+    }
+
+    fn root(&self) -> Node {
+        let n = self.graph.len();
+        let mut candidates = vec![0u64; self.graph.words()];
+        for v in 0..n {
+            candidates[v / 64] |= 1 << (v % 64);
+        }
+        Node {
+            clique: Vec::new(),
+            candidates,
+        }
+    }
+
+    fn state(&self, mode: Mode) -> State {
+        let words = self.graph.words();
+        let mut s = State {
+            counts: matches!(mode, Mode::Count | Mode::All),
+            clique: Vec::new(),
+            sets: Vec::new(),
+            order: Vec::new(),
+            colours: Vec::new(),
+            lens: Vec::new(),
+            left: vec![0; words],
+            class: vec![0; words],
+        };
+        s.reserve(0, self.graph.len(), words);
+        s
+    }
+
+    fn load(&self, s: &mut State, node: &Node) {
+        let (n, words) = (self.graph.len(), self.graph.words());
+        s.clique.clear();
+        s.clique.extend_from_slice(&node.clique);
+        let d = s.clique.len();
+        s.reserve(d, n, words);
+        s.sets[d * words..(d + 1) * words].copy_from_slice(&node.candidates);
+    }
+
+    fn save(&self, s: &State) -> Node {
+        let words = self.graph.words();
+        let d = s.clique.len();
+        Node {
+            clique: s.clique.clone(),
+            candidates: s.sets[d * words..(d + 1) * words].to_vec(),
+        }
+    }
+
+    #[inline]
+    fn moves(&self, s: &mut State) -> u32 {
+        let (n, words) = (self.graph.len(), self.graph.words());
+        let d = s.clique.len();
+        let graph = &self.graph;
+        let set = &s.sets[d * words..(d + 1) * words];
+        let row = |v| graph.row(v);
+        let (order, colours) = (
+            &mut s.order[d * n..(d + 1) * n],
+            &mut s.colours[d * n..(d + 1) * n],
+        );
+        // Graphs of up to 1,024 vertices (keller5's 776 among them) get
+        // a colouring compiled for their width.
+        let len = match words {
+            1 => colour_classes_fixed::<1>(set, row, order, colours),
+            2 => colour_classes_fixed::<2>(set, row, order, colours),
+            3 => colour_classes_fixed::<3>(set, row, order, colours),
+            4 => colour_classes_fixed::<4>(set, row, order, colours),
+            5 => colour_classes_fixed::<5>(set, row, order, colours),
+            6 => colour_classes_fixed::<6>(set, row, order, colours),
+            7 => colour_classes_fixed::<7>(set, row, order, colours),
+            8 => colour_classes_fixed::<8>(set, row, order, colours),
+            9 => colour_classes_fixed::<9>(set, row, order, colours),
+            10 => colour_classes_fixed::<10>(set, row, order, colours),
+            11 => colour_classes_fixed::<11>(set, row, order, colours),
+            12 => colour_classes_fixed::<12>(set, row, order, colours),
+            13 => colour_classes_fixed::<13>(set, row, order, colours),
+            14 => colour_classes_fixed::<14>(set, row, order, colours),
+            15 => colour_classes_fixed::<15>(set, row, order, colours),
+            16 => colour_classes_fixed::<16>(set, row, order, colours),
+            _ => colour_classes(set, row, &mut s.left, &mut s.class, order, colours),
+        } as u32;
+        s.lens[d] = len;
+        len
+    }
+
+    #[inline]
+    fn next_move(&self, _: &State, left: &mut u32) -> Option<u32> {
+        (*left > 0).then(|| {
+            *left -= 1;
+            *left
+        })
+    }
+
+    #[inline]
+    fn bound(&self, s: &State, &i: &u32) -> u64 {
+        let d = s.clique.len();
+        (d + s.colours[d * self.graph.len() + i as usize] as usize) as u64
+    }
+
+    #[inline]
+    fn apply(&self, s: &mut State, &i: &u32) {
+        let (n, words) = (self.graph.len(), self.graph.words());
+        let d = s.clique.len();
+        s.reserve(d + 1, n, words);
+        let at = d * n;
+        let v = s.order[at + i as usize] as usize;
+        let (here, below) = s.sets.split_at_mut((d + 1) * words);
+        let child = &mut below[..words];
+        for ((c, p), r) in child
+            .iter_mut()
+            .zip(&here[d * words..])
+            .zip(self.graph.row(v))
+        {
+            *c = p & r;
+        }
+        // The candidates its earlier siblings took (after it in the
+        // colouring) are not its.
+        for &u in &s.order[at + i as usize + 1..at + s.lens[d] as usize] {
+            child[u as usize / 64] &= !(1 << (u % 64));
+        }
+        s.clique.push(v as u32);
+    }
+
+    #[inline]
+    fn undo(&self, s: &mut State, _: &u32) {
+        s.clique.pop();
+    }
+
+    #[inline]
+    fn solution_weight(&self, s: &State) -> u64 {
+        u64::from(s.counts && !s.clique.is_empty())
+    }
+
+    /// A clique with no candidate left: a maximum clique is one (a
+    /// candidate would make a larger clique), and reporting only these
+    /// spares the incumbent an improvement at every step of a dive.
+    #[inline]
+    fn objective(&self, s: &State) -> Option<u64> {
+        let (d, words) = (s.clique.len(), self.graph.words());
+        s.sets[d * words..(d + 1) * words]
+            .iter()
+            .all(|&w| w == 0)
+            .then_some(d as u64)
+    }
+
+    fn render(&self, s: &State, out: &mut String) {
+        let mut vertices: Vec<usize> = s
+            .clique
+            .iter()
+            .map(|&v| self.original[v as usize] + 1)
+            .collect();
+        vertices.sort_unstable();
+        for (k, v) in vertices.iter().enumerate() {
+            if k > 0 {
+                out.push(' ');
+            }
+            out.push_str(&v.to_string());
+        }
+    }
+}
