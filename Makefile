@@ -13,7 +13,7 @@ export OMPI_ALLOW_RUN_AS_ROOT := 1
 export OMPI_ALLOW_RUN_AS_ROOT_CONFIRM := 1
 MPIRUN := mpirun --oversubscribe --bind-to none
 
-.PHONY: all deps build run test check test-scheduler lint lint-clippy no-mpi aarch64 bench bench-clique bench-ranks sweep sim-validate sim-sweep verify clean
+.PHONY: all deps build run test check test-scheduler lint lint-clippy no-mpi aarch64 bench bench-deps bench-clique bench-ranks sweep sim-validate sim-sweep verify clean
 
 all: build
 
@@ -173,21 +173,27 @@ target/bench-c/%: tools/c/%.c
 
 # Maximum clique beside Debian's cliquer (tools/peers/cliquer-json), one
 # thread each, on random G(200, 0.75) graphs; then G(200, 0.9), which
-# cliquer does not finish in minutes, alone in 1x1, 1x2 and 2x1 (the
-# speedup and the nodes of each split against one thread). The graphs are
-# made by the generator, into target/bench-graphs. About 3 minutes.
+# cliquer does not finish in 10 minutes, and G(210, 0.9) (18 s on one
+# thread), alone in 1x1, 1x2 and 2x1 (the speedup and the nodes of each
+# split against one thread). The graphs are made by the generator, into
+# target/bench-graphs. About 5 minutes.
 GRAPHS := target/bench-graphs
+# The peers `make bench` runs beside us and `make test` does not need.
+bench-deps:
+	@BENCH_PEERS=1 DPKG_QUERY="$(DPKG_QUERY)" LIBCLANG_DIRS="$(LIBCLANG_DIRS)" CARGO="$(CARGO)" $(SHELL) .ci/deps.sh
+
 bench-clique: build
 	@mkdir -p $(GRAPHS)
 	for s in 1 2 3; do $(BIN) generate clique random 200 0.75 --seed $$s --out $(GRAPHS)/g200-0.75-$$s.col; done
 	$(BIN) generate clique random 200 0.9 --seed 1 --out $(GRAPHS)/g200-0.9-1.col
+	$(BIN) generate clique random 210 0.9 --seed 1 --out $(GRAPHS)/g210-0.9-1.col
 	$(BENCH) --reps 3 --configs 1x1 --out bench-results/clique-peer.csv \
 	  --bin target/release/hysolve,tools/peers/cliquer-json --problem "clique {}" \
 	  --values $(GRAPHS)/g200-0.75-1.col,$(GRAPHS)/g200-0.75-2.col,$(GRAPHS)/g200-0.75-3.col
 	$(BENCH) --reps 3 --configs 1x1,1x2,2x1 --out bench-results/clique.csv --problem "clique {}" \
-	  --values $(GRAPHS)/g200-0.9-1.col
+	  --values $(GRAPHS)/g200-0.9-1.col,$(GRAPHS)/g210-0.9-1.col
 
-bench: build bench-ranks bench-clique target/bench-c/queens target/bench-c/dlx target/bench-c/pack target/bench-c/pack3 target/bench-c/langford
+bench: build bench-deps bench-ranks bench-clique target/bench-c/queens target/bench-c/dlx target/bench-c/pack target/bench-c/pack3 target/bench-c/langford
 	$(CARGO) build --release -p hysolve --example custom_problem
 	$(BENCH) --reps 5 --configs 1x1 --out bench-results/custom-peer.csv \
 	  --bin target/release/examples/custom_problem,target/bench-c/langford --problem "{}" --values 12
@@ -213,7 +219,11 @@ bench: build bench-ranks bench-clique target/bench-c/queens target/bench-c/dlx t
 	$(BENCH) --reps 3 --out bench-results/hitori.csv \
 	  --problem "--mode count hitori {}" --values examples/hitori/open-16x16.txt
 	$(BENCH) --reps 3 --configs 1x1 --out bench-results/hitori-generate.csv \
-	  --problem "generate hitori --size {} --seed 1" --values 25,50,100,200
+	  --bin target/release/hysolve,tools/peers/singles-json --problem "generate hitori --size {}" \
+	  --values "30 --seed 1 --difficulty hard,50 --seed 1 --difficulty hard"
+	$(BENCH) --reps 3 --configs 1x1 --out bench-results/hitori-generate.csv \
+	  --problem "generate hitori --size {}" \
+	  --values "30 --seed 1,50 --seed 1,100 --seed 1,100 --seed 1 --difficulty hard,400 --seed 1,400 --seed 1 --difficulty hard"
 	$(BENCH) --reps 5 --out bench-results/magic.csv --problem "magic {}" \
 	  --values=$(MAGIC4_FILES),$(MAGIC5_BY)
 	$(BENCH) --reps 1 --configs 1x1,1x2,2x1 --out bench-results/magic5.csv \

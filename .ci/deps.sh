@@ -11,6 +11,7 @@
 #
 # Environment (for tests/deps.rs): DPKG_QUERY, the dpkg-query to ask;
 # LIBCLANG_DIRS, the folders (globs) searched for libclang without dpkg.
+# BENCH_PEERS=1 (make bench-deps) also asks for the benchmarks' peers.
 set -u
 
 DPKG_QUERY=${DPKG_QUERY:-dpkg-query}
@@ -57,6 +58,11 @@ shellcheck --version >/dev/null 2>&1 || missing="$missing shellcheck"
 command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>&1 ||
     command -v google-chrome >/dev/null 2>&1 || missing="$missing chromium"
 command -v cliquer >/dev/null 2>&1 || missing="$missing cliquer"
+# `make bench` only: the generator of Simon Tatham's Singles, our Hitori
+# generator's peer.
+if [ -n "${BENCH_PEERS:-}" ]; then
+    command -v sgt-singles >/dev/null 2>&1 || [ -x /usr/games/sgt-singles ] || missing="$missing sgt-puzzles"
+fi
 
 if [ -n "$missing" ]; then
     by_hand="make deps: missing$missing: install by hand (apt-get install -y$missing), then run make again"

@@ -335,7 +335,7 @@ fn checkpoints_of_other_runs_and_bad_files_are_refused() {
         ),
         (
             vec!["--checkpoint", ck, "--mode", "first", "queens", "8"],
-            "for count and all modes",
+            "for count, all and optimise modes",
         ),
         (
             vec!["--checkpoint", ck, "--mode", "all", "queens", "8"],

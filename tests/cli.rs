@@ -915,3 +915,84 @@ fn clique_json_out_and_at_least() {
     ]));
     assert_eq!(v["solutions"], 7);
 }
+
+#[test]
+fn hitori_grade_and_generate_by_difficulty() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = hysolve(&["hitori", "--grade", "examples/hitori/seed/input-8x8.txt"]);
+    assert!(out.status.success());
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        stdout.contains("look-ahead: 1 cells decided (row 1 column 1 shaded)"),
+        "{stdout}"
+    );
+    assert!(
+        stdout
+            .lines()
+            .last()
+            .unwrap()
+            .starts_with("hard (64 deductions"),
+        "{stdout}"
+    );
+    let last = |args: &[&str]| {
+        let out = hysolve(args);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8_lossy(&out.stdout)
+            .lines()
+            .last()
+            .unwrap()
+            .to_owned()
+    };
+    assert!(
+        last(&["hitori", "--grade", "examples/hitori/seed/test-20x20.txt"])
+            .starts_with("needs search")
+    );
+    for difficulty in ["easy", "hard"] {
+        for seed in ["1", "2", "3"] {
+            let path = dir.path().join(format!("{difficulty}-{seed}.txt"));
+            let p = path.to_str().unwrap();
+            let args = [
+                "--quiet",
+                "generate",
+                "hitori",
+                "--size",
+                "20",
+                "--seed",
+                seed,
+                "--difficulty",
+                difficulty,
+                "--out",
+                p,
+            ];
+            assert!(hysolve(&args).status.success());
+            let first = std::fs::read_to_string(&path).unwrap();
+            assert!(hysolve(&args).status.success());
+            assert_eq!(
+                std::fs::read_to_string(&path).unwrap(),
+                first,
+                "same seed, same puzzle"
+            );
+            let v = json_of(&hysolve(&["--mode", "unique", "hitori", p, "--json"]));
+            assert_eq!(v["answer"], "unique", "{difficulty} seed {seed}");
+            assert!(
+                last(&["hitori", "--grade", p]).starts_with(&format!("{difficulty} (")),
+                "{difficulty} seed {seed}"
+            );
+        }
+    }
+    assert_one_line_error(
+        &[
+            "generate",
+            "hitori",
+            "--size",
+            "8",
+            "--difficulty",
+            "fiendish",
+        ],
+        "unknown difficulty 'fiendish'",
+    );
+}

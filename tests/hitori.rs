@@ -177,3 +177,84 @@ fn random_grids_are_not_all_trivial() {
         "{zero} / {one} / {more}"
     );
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 600, ..ProptestConfig::default() })]
+
+    /// The rules are sound: a grid they decide has exactly the solution
+    /// they decided (brute force), one they refute has none.
+    #[test]
+    fn grading_is_sound(grid in small_grid()) {
+        use hysolve::problems::hitori::grade::{Grade, grade};
+        let r = grade(&grid);
+        let count = brute_force(&grid);
+        match r.grade {
+            Grade::Solved(_) => {
+                prop_assert_eq!(count, 1);
+                let shaded = r.solution.clone().unwrap();
+                prop_assert!(verify(&grid, &shaded).is_ok());
+                prop_assert_eq!(r.deductions(), grid.len());
+            }
+            Grade::NoSolution => prop_assert_eq!(count, 0),
+            Grade::NeedsSearch => prop_assert!(r.undecided > 0),
+        }
+    }
+}
+
+#[test]
+fn the_readme_examples_have_their_grades() {
+    use hysolve::problems::hitori::grade::{Difficulty, Grade, grade, grade_up_to};
+    let read = |name: &str| {
+        Grid::parse(&std::fs::read_to_string(data().join(name)).unwrap(), name).unwrap()
+    };
+    // easy: the seed's 5x5.
+    let easy = grade(&read("input-5x5.txt"));
+    assert_eq!(
+        (easy.grade, easy.lookahead, easy.deductions()),
+        (Grade::Solved(Difficulty::Easy), 0, 25)
+    );
+    // hard: the seed's 8x8, one cell by look-ahead (row 1, column 1, shaded).
+    let g = read("input-8x8.txt");
+    let hard = grade(&g);
+    assert_eq!(hard.grade, Grade::Solved(Difficulty::Hard));
+    assert_eq!(hard.lookahead_cells, [(0, true)]);
+    let stuck = grade_up_to(&g, Difficulty::Easy);
+    assert_eq!(stuck.grade, Grade::NeedsSearch, "the easy rules alone stop");
+    // needs search: a timing grid with two solutions.
+    assert_eq!(grade(&read("test-20x20.txt")).grade, Grade::NeedsSearch);
+}
+
+#[test]
+fn generated_puzzles_are_unique_and_have_their_difficulty() {
+    use hysolve::problems::hitori::generate::generate_graded;
+    use hysolve::problems::hitori::grade::{Difficulty, Grade, grade, grade_up_to};
+    for difficulty in [Difficulty::Easy, Difficulty::Hard] {
+        for seed in 1..=3 {
+            let g = generate_graded(20, 20, seed, difficulty).unwrap();
+            verify(&g.grid, &g.solution).unwrap();
+            let h = Hitori::new(g.grid.clone(), "generated");
+            let (counters, _) = sequential(&h, Mode::Count);
+            assert_eq!(counters.solutions, 1, "{difficulty:?} seed {seed}");
+            let r = grade(&g.grid);
+            assert_eq!(
+                r.grade,
+                Grade::Solved(difficulty),
+                "{difficulty:?} seed {seed}"
+            );
+            if difficulty == Difficulty::Hard {
+                assert_eq!(
+                    grade_up_to(&g.grid, Difficulty::Easy).grade,
+                    Grade::NeedsSearch
+                );
+            }
+            // Same seed, same puzzle.
+            assert_eq!(
+                generate_graded(20, 20, seed, difficulty).unwrap().grid,
+                g.grid
+            );
+        }
+    }
+    // Rectangles too.
+    let g = generate_graded(7, 31, 4, Difficulty::Hard).unwrap();
+    assert_eq!(grade(&g.grid).grade, Grade::Solved(Difficulty::Hard));
+}

@@ -199,6 +199,47 @@ impl Job for Written {
     }
 }
 
+/// A job that searches nothing: it prints `text` on stdout (on rank 0).
+/// For a door's options that report on an instance (`hitori --grade`).
+pub fn printed(text: String) -> Box<dyn Job> {
+    Box::new(Printed { text })
+}
+
+struct Printed {
+    text: String,
+}
+
+impl Job for Printed {
+    fn name(&self) -> &'static str {
+        "report"
+    }
+    fn instance(&self) -> String {
+        String::new()
+    }
+    fn note(&self) -> Option<String> {
+        None
+    }
+    fn run(&self, _: &RunConfig, _: Solutions<'_>) -> Result<Option<Outcome>, RunError> {
+        if hysolve::cluster::is_rank_zero() {
+            println!("{}", self.text);
+        }
+        Ok(None)
+    }
+    fn pretty(&self, _: &str) -> Option<String> {
+        None
+    }
+    fn simulate(
+        &self,
+        _: SimConfig,
+        _: Option<Duration>,
+        _: &dyn Fn(&mut sim::Costs),
+    ) -> Result<SimReport, SimError> {
+        Err(SimError::Config(
+            "nothing to simulate: this command only reports".into(),
+        ))
+    }
+}
+
 /// A puzzle's generator of new instances.
 #[derive(Clone, Copy)]
 pub struct Generator {

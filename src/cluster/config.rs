@@ -42,7 +42,7 @@ pub struct RunConfig {
     /// this (the decision variant of the optimisation); `None`: prove the
     /// optimum.
     pub at_least: Option<u64>,
-    /// Checkpoints (count and all modes): where, how often, of what run,
+    /// Checkpoints (count, all and optimise modes): where, how often, of what run,
     /// and the checkpoint this run resumes.
     pub checkpoint: Option<Arc<CheckpointPlan>>,
     /// Once set (on SIGTERM or SIGINT, say), the master stops every rank,
@@ -173,7 +173,7 @@ impl RunConfig {
         self
     }
 
-    /// Checkpoint as `plan` says (count and all modes).
+    /// Checkpoint as `plan` says (count, all and optimise modes).
     pub fn checkpoint(mut self, plan: CheckpointPlan) -> Self {
         self.checkpoint = Some(Arc::new(plan));
         self

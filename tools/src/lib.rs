@@ -54,7 +54,10 @@ pub fn command_line(bin: &str, ranks: usize, threads: usize, problem: &[String])
         cmd.push("env".to_string());
     }
     cmd.extend(words.iter().map(|w| w.to_string()));
-    cmd.extend(["--threads".to_string(), threads.to_string()]);
+    // `generate` takes no search options (and runs on one thread).
+    if problem.first().map(String::as_str) != Some("generate") {
+        cmd.extend(["--threads".to_string(), threads.to_string()]);
+    }
     cmd.extend(problem.iter().cloned());
     cmd.extend(["--json", "--quiet"].map(String::from));
     cmd

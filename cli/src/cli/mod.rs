@@ -62,7 +62,7 @@ pub struct SearchArgs {
     #[arg(long, value_name = "K", value_parser = clap::value_parser!(u64).range(1..))]
     pub at_least: Option<u64>,
     /// Record the run's progress in FILE (atomically) so that it can be
-    /// resumed after its job dies (count and all modes)
+    /// resumed after its job dies (count, all and optimise modes)
     #[arg(long, value_name = "FILE")]
     pub checkpoint: Option<PathBuf>,
     /// Seconds between checkpoints [default: 60]

@@ -7,6 +7,7 @@ use clap::FromArgMatches;
 use hysolve::engine::Mode;
 use hysolve::input::{MAX_INPUT_BYTES, read_text};
 use hysolve::problems::PuzzleError;
+use hysolve::problems::hitori::grade::{self, Difficulty};
 use hysolve::problems::hitori::grid::Grid;
 use hysolve::problems::hitori::solution::Solution;
 use hysolve::problems::hitori::{Hitori, generate, verify};
@@ -19,6 +20,11 @@ pub struct Door;
 pub struct Args {
     /// The puzzle file
     file: PathBuf,
+    /// Instead of solving it, grade it: the weakest rule set that solves
+    /// it without search (easy, hard, or needs search) and its deductions,
+    /// on the last line
+    #[arg(long)]
+    grade: bool,
 }
 
 impl Puzzle for Door {
@@ -37,6 +43,46 @@ impl Puzzle for Door {
     }
 
     fn build(args: Args, _mode: Mode) -> Result<Box<dyn Job>, PuzzleError> {
+        if args.grade {
+            let text = read_text(&args.file, MAX_INPUT_BYTES)?;
+            let grid = Grid::parse(&text, &args.file.display().to_string())?;
+            let started = Instant::now();
+            let report = grade::grade(&grid);
+            let seconds = started.elapsed().as_secs_f64();
+            let name = args.file.display();
+            let steps: Vec<String> = report
+                .lookahead_cells
+                .iter()
+                .map(|&(i, shaded)| {
+                    let (r, c) = (i / grid.cols + 1, i % grid.cols + 1);
+                    format!(
+                        "row {r} column {c} {}",
+                        if shaded { "shaded" } else { "white" }
+                    )
+                })
+                .collect();
+            let mut lines = format!(
+                "{name}: {}x{} cells\neasy rules: {} cells decided\nlook-ahead: {} cells decided{}\nundecided: {}\ngraded in {seconds:.3} s\n",
+                grid.rows,
+                grid.cols,
+                report.easy,
+                report.lookahead,
+                if steps.is_empty() {
+                    String::new()
+                } else {
+                    format!(" ({})", steps.join(", "))
+                },
+                report.undecided
+            );
+            lines.push_str(&format!(
+                "{} ({} deductions: {} by the easy rules, {} by look-ahead)",
+                report.grade,
+                report.deductions(),
+                report.easy,
+                report.lookahead
+            ));
+            return Ok(crate::door::printed(lines));
+        }
         let hitori = Hitori::from_file(&args.file)?;
         let grid = hitori.grid().clone();
         Ok(drawn(hitori, move |text| pretty(&grid, text)))
@@ -148,6 +194,10 @@ struct GenerateArgs {
     /// workloads: distinct numbers but GROUPS groups of 2 or 3 equal ones
     #[arg(long, value_name = "GROUPS")]
     open: Option<usize>,
+    /// easy: the easy rules solve it; hard: look-ahead by contradiction
+    /// solves it and the easy rules alone do not (hitori --grade says which)
+    #[arg(long, default_value = "easy", conflicts_with = "open")]
+    difficulty: Difficulty,
 }
 
 fn make(a: GenerateArgs) -> Result<Generated, PuzzleError> {
@@ -171,7 +221,8 @@ fn make(a: GenerateArgs) -> Result<Generated, PuzzleError> {
             json: None,
         });
     }
-    let puzzle = generate::generate(rows, cols, seed)?;
+    let difficulty = a.difficulty;
+    let puzzle = generate::generate_graded(rows, cols, seed, difficulty)?;
     let mut solution = String::new();
     for row in puzzle.solution.chunks(cols) {
         solution.extend(row.iter().map(|&b| if b { '#' } else { '.' }));
@@ -182,13 +233,19 @@ fn make(a: GenerateArgs) -> Result<Generated, PuzzleError> {
         text: puzzle.grid.to_text(),
         solution: Some(solution),
         summary: Some(format!(
-            "generated a {rows}x{cols} Hitori with one solution (seed {seed}) in {elapsed:.3} s: {} second solutions ruled out, {} restarts",
-            puzzle.repairs, puzzle.restarts
+            "generated a {} {rows}x{cols} Hitori with one solution (seed {seed}) in {elapsed:.3} s: {} cells forced, {} restarts, {} deductions ({} by look-ahead)",
+            difficulty.as_str(),
+            puzzle.repairs,
+            puzzle.restarts,
+            puzzle.report.deductions(),
+            puzzle.report.lookahead
         )),
         // The fields hysolve-bench reads, so that generation can be benchmarked too.
         json: Some(serde_json::json!({
             "problem": "generate hitori",
-            "instance": format!("{rows}x{cols} seed {seed}"),
+            "instance": format!("{rows}x{cols} {} seed {seed}", difficulty.as_str()),
+            "difficulty": difficulty,
+            "lookahead": puzzle.report.lookahead,
             "wall_s": elapsed,
             "prepare_s": 0.0,
             "solutions": 1,

@@ -522,6 +522,7 @@ impl<'p, 'h, P: Problem> Sim<'p, 'h, P> {
             costs: config.costs,
             cores: config.cores,
             solutions: outcome.solutions,
+            objective: outcome.objective,
             nodes: outcome.nodes,
             predicted_s: answered as f64 * 1e-9,
             efficiency: 0.0,

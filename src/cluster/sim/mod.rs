@@ -123,6 +123,8 @@ pub struct SimReport {
     pub cores: Option<usize>,
     /// Solutions found (weighted, as a real run counts them).
     pub solutions: u64,
+    /// Optimise mode: the optimum found (as [`Outcome::objective`](crate::cluster::Outcome::objective)).
+    pub objective: Option<u64>,
     /// Nodes visited.
     pub nodes: u64,
     /// Virtual seconds from the start to the answer (what a real run's

@@ -1,31 +1,50 @@
-//! Puzzles with exactly one solution, reproducible from a seed.
+//! Puzzles with exactly one solution, at a chosen difficulty,
+//! reproducible from a seed.
 //!
-//! 1. A random valid shading: cells in random order are shaded when no
+//! 1. A random valid shading A: cells in random order are shaded when no
 //!    neighbour is shaded and the unshaded cells stay connected.
 //! 2. Numbers for the unshaded cells from a Latin square (rows, columns and
 //!    symbols shuffled), so no number repeats among them in a line.
 //! 3. Every shaded cell copies the number of a random unshaded cell of its
-//!    row or column, so it hides a duplicate.
-//! 4. The solver in `unique` mode looks for a second solution B. Some cell
-//!    y is shaded in ours (A) and unshaded in B: otherwise B shades all of
-//!    A's cells and one more, x, unshaded in A, whose peers are all shaded in
-//!    A and so in B, and x would hide no duplicate in B. Give y the number of
-//!    a cell z of its line unshaded in both: B now repeats a number and
-//!    fails, A still holds (y is shaded and z hides its duplicate). Repeat
-//!    until the solver proves A unique.
+//!    row or column, so it hides a duplicate. A is a solution.
+//! 4. The grader (`grade.rs`) applies the difficulty's rules. Where they
+//!    leave cells undecided, some of those cells are *forced*, by changes
+//!    that keep A a solution: a shaded cell takes the number of an
+//!    unshaded neighbour (a decided one where it has one), so that the
+//!    easy rules shade it once the neighbour is white; for an unshaded
+//!    cell, each shaded line-mate with its number takes the number of one
+//!    of its own unshaded neighbours instead, so that no line-mate of the
+//!    cell shares its number and the rules whiten it. Then the grader runs
+//!    again, on the whole new grid.
+//! 5. When the rules decide every cell, the puzzle has exactly one
+//!    solution, A: every rule is a consequence of the puzzle's rules. No
+//!    search is run.
+//!
+//! An easy puzzle is forced until the easy rules solve it. A hard one is
+//! forced with the easy rules until few cells are left (a two-hundredth of
+//! the grid, at least 8, at most 64), then one cell at a time among those
+//! look-ahead leaves, until the hard rules solve it; the easy rules then
+//! leave the cells look-ahead decided. A grid the easy rules solve on the
+//! way is *weakened*: a twentieth of its shaded cells (at least one) take
+//! the number of an unshaded cell of their row or column that is not their
+//! neighbour (A stays a solution), and grading goes on; after three
+//! weakenings it starts afresh.
 
-use super::Hitori;
+use super::grade::{Difficulty, Grade, Report, graded};
 use super::grid::Grid;
-use super::verify::parse_solution;
-use crate::engine::{Mode, sequential};
+use super::solver::{UNKNOWN, WHITE};
 use crate::problems::PuzzleError;
 use rand::seq::SliceRandom;
 use rand::{RngExt, SeedableRng};
 use rand_xorshift::XorShiftRng;
-use std::collections::VecDeque;
 
 /// The largest side the generator accepts.
 pub const MAX_SIDE: usize = 1000;
+
+/// Fresh starts a generation tries before it gives up (a hard puzzle that
+/// the easy rules keep solving, at a size too small for look-ahead to
+/// matter).
+pub const MAX_RESTARTS: usize = 200;
 
 /// A generated puzzle and its one solution (`true` = shaded).
 #[derive(Debug, Clone)]
@@ -34,91 +53,262 @@ pub struct Generated {
     pub grid: Grid,
     /// Its one solution: shaded cells, row by row.
     pub solution: Vec<bool>,
-    /// Second solutions that had to be ruled out.
+    /// Cells forced (step 4 of the module text).
     pub repairs: usize,
-    /// Fresh starts (a repair loop that ran too long).
+    /// Fresh starts.
     pub restarts: usize,
+    /// The grading that proves it unique: its difficulty and deductions.
+    pub report: Report,
 }
 
-/// Generates a `rows` x `cols` puzzle with exactly one solution.
+/// Generates a `rows` x `cols` easy puzzle with exactly one solution.
 pub fn generate(rows: usize, cols: usize, seed: u64) -> Result<Generated, PuzzleError> {
+    generate_graded(rows, cols, seed, Difficulty::Easy)
+}
+
+/// Generates a `rows` x `cols` puzzle with exactly one solution that the
+/// rules of `difficulty` solve and, for `Hard`, the easy rules alone do not.
+pub fn generate_graded(
+    rows: usize,
+    cols: usize,
+    seed: u64,
+    difficulty: Difficulty,
+) -> Result<Generated, PuzzleError> {
     if !(2..=MAX_SIDE).contains(&rows) || !(2..=MAX_SIDE).contains(&cols) {
         return Err(PuzzleError::Argument(format!(
             "generate hitori: sides must be between 2 and {MAX_SIDE}, got {rows}x{cols}"
         )));
     }
     let mut rng = XorShiftRng::seed_from_u64(seed);
-    let max_repairs = 4 * (rows * cols).max(64);
-    for restart in 0.. {
+    let n = rows * cols;
+    // Hard: when the easy rules leave this few cells, force one at a time.
+    let few = (n / 200).clamp(8, 64);
+    let mut repairs = 0;
+    for restart in 0..MAX_RESTARTS {
         let solution = random_shading(rows, cols, &mut rng);
         let mut grid = number(rows, cols, &solution, &mut rng);
-        let mut repairs = 0;
-        while repairs <= max_repairs {
-            let h = Hitori::new(grid.clone(), "generated");
-            let (_, found) = sequential(&h, Mode::Unique);
-            let other = found
-                .iter()
-                .map(|text| {
-                    parse_solution(text, rows, cols).expect("the solver renders its own format")
-                })
-                .find(|s| *s != solution);
-            let Some(other) = other else {
-                debug_assert_eq!(found.len(), 1, "the planted shading is a solution");
-                return Ok(Generated {
-                    grid,
-                    solution,
-                    repairs,
-                    restarts: restart,
-                });
-            };
-            if !repair(&mut grid, &solution, &other, &mut rng) {
-                break;
+        let mut weakenings = 0;
+        // Rounds of forcing: each forces a share of the cells left, so a
+        // round is needed for each halving, and a few more.
+        for _ in 0..64 + 4 * n.ilog2() as usize {
+            let (easy, cells) = graded(&grid, Difficulty::Easy);
+            match (easy.grade, difficulty) {
+                (Grade::NoSolution, _) => {
+                    debug_assert!(false, "the planted shading is a solution");
+                    break;
+                }
+                (Grade::Solved(_), Difficulty::Easy) => {
+                    return Ok(done(grid, solution, repairs, restart, easy));
+                }
+                (Grade::Solved(_), Difficulty::Hard) => {
+                    // Too easy to be hard: weaken it, or start afresh.
+                    if weakenings == 3 {
+                        break;
+                    }
+                    weakenings += 1;
+                    weaken(&mut grid, &solution, &mut rng);
+                }
+                (_, Difficulty::Hard) if easy.undecided <= few => {
+                    let (hard, cells) = graded(&grid, Difficulty::Hard);
+                    if hard.grade == Grade::Solved(Difficulty::Hard) {
+                        return Ok(done(grid, solution, repairs, restart, hard));
+                    }
+                    // Most of what look-ahead leaves are pairs of cells that
+                    // only a search tells apart: force a quarter at a time.
+                    repairs += force(
+                        &mut grid,
+                        &solution,
+                        &cells,
+                        (hard.undecided / 4).max(1),
+                        &mut rng,
+                    );
+                }
+                _ => {
+                    let mut share = easy.undecided.div_ceil(2);
+                    if difficulty == Difficulty::Hard {
+                        share = share.min(easy.undecided - few);
+                    }
+                    repairs += force(&mut grid, &solution, &cells, share.max(1), &mut rng);
+                }
             }
-            repairs += 1;
         }
     }
-    unreachable!("the loop above only ends by returning")
+    Err(PuzzleError::Instance(format!(
+        "generate hitori: no {} {rows}x{cols} puzzle found in {MAX_RESTARTS} attempts (seed {seed})",
+        difficulty.as_str()
+    )))
 }
 
-/// Shades cells in random order wherever the rules still allow it.
+fn done(
+    grid: Grid,
+    solution: Vec<bool>,
+    repairs: usize,
+    restarts: usize,
+    report: Report,
+) -> Generated {
+    debug_assert_eq!(report.solution.as_ref(), Some(&solution));
+    Generated {
+        grid,
+        solution,
+        repairs,
+        restarts,
+        report,
+    }
+}
+
+/// Weakens `grid` (see the module text): a twentieth of the shaded cells
+/// of `ours`, at least one, take the number of an unshaded cell of their
+/// line that is not their neighbour.
+fn weaken(grid: &mut Grid, ours: &[bool], rng: &mut XorShiftRng) {
+    let (rows, cols) = (grid.rows, grid.cols);
+    let mut shaded: Vec<usize> = (0..ours.len()).filter(|&i| ours[i]).collect();
+    shaded.shuffle(rng);
+    let count = (shaded.len() / 20).max(1);
+    for &b in shaded.iter().take(count) {
+        let (r, c) = (b / cols, b % cols);
+        let far: Vec<usize> = (0..cols)
+            .map(|k| r * cols + k)
+            .chain((0..rows).map(|k| k * cols + c))
+            .filter(|&z| !ours[z] && !is_neighbour(cols, b, z))
+            .collect();
+        if !far.is_empty() {
+            grid.values[b] = grid.values[far[rng.random_range(0..far.len())]];
+        }
+    }
+}
+
+/// Forces `count` of the cells the rules left undecided (`cells`, as the
+/// grader left them), chosen at random, keeping `ours` a solution (see the
+/// module text). Returns how many it changed.
+fn force(
+    grid: &mut Grid,
+    ours: &[bool],
+    cells: &[u8],
+    count: usize,
+    rng: &mut XorShiftRng,
+) -> usize {
+    let (rows, cols) = (grid.rows, grid.cols);
+    let mut open: Vec<usize> = (0..cells.len()).filter(|&i| cells[i] == UNKNOWN).collect();
+    open.shuffle(rng);
+    // An unshaded neighbour of `i` (in A) for it to copy, a decided one
+    // first, avoiding the number `not`.
+    let mate = |grid: &Grid, i: usize, not: u32, rng: &mut XorShiftRng| -> Option<usize> {
+        let mut best: Vec<usize> = neighbours(rows, cols, i / cols, i % cols)
+            .filter(|&j| !ours[j] && grid.values[j] != not)
+            .collect();
+        best.shuffle(rng);
+        best.sort_by_key(|&j| cells[j] != WHITE);
+        best.first().copied()
+    };
+    let mut changed = 0;
+    for &c in open.iter().take(count) {
+        if ours[c] {
+            if let Some(z) = mate(grid, c, grid.values[c], rng) {
+                grid.values[c] = grid.values[z];
+                changed += 1;
+            }
+        } else {
+            let v = grid.values[c];
+            let (r, cc) = (c / cols, c % cols);
+            let mates: Vec<usize> = (0..cols)
+                .map(|k| r * cols + k)
+                .chain((0..rows).map(|k| k * cols + cc))
+                .filter(|&b| b != c && grid.values[b] == v)
+                .collect();
+            for b in mates {
+                debug_assert!(ours[b], "A repeats no number among its unshaded cells");
+                if let Some(z) = mate(grid, b, v, rng) {
+                    grid.values[b] = grid.values[z];
+                    changed += 1;
+                }
+            }
+        }
+    }
+    changed
+}
+
+/// Shades cells in random order wherever the rules still allow it: no
+/// shaded neighbour, and the unshaded cells stay connected.
+///
+/// Connectivity is decided locally, in near-constant time a cell. In the
+/// plane, shading `i` cuts the unshaded cells apart exactly when it closes
+/// a loop of shaded cells (diagonal steps allowed, the border counting as
+/// one shaded cell). Around `i`, its four neighbours are unshaded (or off
+/// the grid); the shaded cells and border among its eight surrounding
+/// cells form runs (*arcs*), each already one piece of shaded cells (its
+/// members touch). A loop closes when two arcs belong to the same piece,
+/// which a union-find of the shaded cells and the border tells.
 fn random_shading(rows: usize, cols: usize, rng: &mut XorShiftRng) -> Vec<bool> {
     let n = rows * cols;
     let mut shaded = vec![false; n];
     let mut order: Vec<usize> = (0..n).collect();
     order.shuffle(rng);
-    let mut seen = vec![0u32; n];
-    let mut stamp = 0u32;
-    let mut queue = VecDeque::new();
+    // Union-find over the cells and the border (index n).
+    let mut parent: Vec<u32> = (0..=n as u32).collect();
+    fn find(parent: &mut [u32], mut x: usize) -> usize {
+        while parent[x] as usize != x {
+            let up = parent[parent[x] as usize];
+            parent[x] = up;
+            x = up as usize;
+        }
+        x
+    }
+    // The eight surrounding cells, in order around the cell.
+    const RING: [(isize, isize); 8] = [
+        (-1, 0),
+        (-1, 1),
+        (0, 1),
+        (1, 1),
+        (1, 0),
+        (1, -1),
+        (0, -1),
+        (-1, -1),
+    ];
+    let mut arcs: Vec<usize> = Vec::with_capacity(4);
     for &i in &order {
         let (r, c) = (i / cols, i % cols);
         let touches = neighbours(rows, cols, r, c).any(|j| shaded[j]);
         if touches || rng.random_bool(0.15) {
             continue;
         }
-        shaded[i] = true;
-        // Shading i can only disconnect its neighbours from each other.
-        stamp += 1;
-        let first = neighbours(rows, cols, r, c)
-            .next()
+        // The piece of each ring position: the border, a shaded cell's
+        // root, or none (unshaded).
+        let mut piece = [None; 8];
+        for (k, (dr, dc)) in RING.iter().enumerate() {
+            let (rr, cc) = (r as isize + dr, c as isize + dc);
+            piece[k] = if rr < 0 || cc < 0 || rr >= rows as isize || cc >= cols as isize {
+                Some(n)
+            } else {
+                let j = rr as usize * cols + cc as usize;
+                shaded[j].then_some(j)
+            };
+        }
+        // One representative a run, starting after an unshaded position
+        // (a neighbour, which is never shaded; at least one is on the grid).
+        let start = (0..8)
+            .step_by(2)
+            .find(|&k| piece[k].is_none())
             .expect("sides are at least 2");
-        queue.clear();
-        queue.push_back(first);
-        seen[first] = stamp;
-        let mut remaining: usize = neighbours(rows, cols, r, c).count() - 1;
-        while let Some(j) = queue.pop_front() {
-            if remaining == 0 {
-                break;
-            }
-            for k in neighbours(rows, cols, j / cols, j % cols) {
-                if !shaded[k] && seen[k] != stamp {
-                    seen[k] = stamp;
-                    remaining -= usize::from(is_neighbour(cols, i, k));
-                    queue.push_back(k);
+        arcs.clear();
+        let mut in_arc = false;
+        for step in 1..=8 {
+            match piece[(start + step) % 8] {
+                Some(j) if !in_arc => {
+                    arcs.push(find(&mut parent, j));
+                    in_arc = true;
                 }
+                Some(_) => {}
+                None => in_arc = false,
             }
         }
-        if remaining > 0 {
-            shaded[i] = false;
+        let closes = (0..arcs.len()).any(|a| arcs[a + 1..].contains(&arcs[a]));
+        if closes {
+            continue;
+        }
+        shaded[i] = true;
+        for &root in &arcs {
+            let root = find(&mut parent, root);
+            parent[root] = i as u32;
         }
     }
     shaded
@@ -163,28 +353,6 @@ fn number(rows: usize, cols: usize, shaded: &[bool], rng: &mut XorShiftRng) -> G
         values[i] = values[j];
     }
     Grid::new(rows, cols, values)
-}
-
-/// Rules out `other` while keeping `ours` a solution (see the module text).
-/// False when no cell can be changed (the caller starts afresh).
-fn repair(grid: &mut Grid, ours: &[bool], other: &[bool], rng: &mut XorShiftRng) -> bool {
-    let (rows, cols) = (grid.rows, grid.cols);
-    let mut ys: Vec<usize> = (0..rows * cols).filter(|&i| ours[i] && !other[i]).collect();
-    ys.shuffle(rng);
-    for y in ys {
-        let (r, c) = (y / cols, y % cols);
-        let zs: Vec<usize> = (0..cols)
-            .map(|cc| r * cols + cc)
-            .chain((0..rows).map(|rr| rr * cols + c))
-            .filter(|&z| z != y && !ours[z] && !other[z])
-            .collect();
-        if !zs.is_empty() {
-            let z = zs[rng.random_range(0..zs.len())];
-            grid.values[y] = grid.values[z];
-            return true;
-        }
-    }
-    false
 }
 
 /// A grid that is not a proper puzzle, for counting workloads: distinct
@@ -248,12 +416,15 @@ pub fn open_grid(rows: usize, cols: usize, groups: usize, seed: u64) -> Result<G
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::{Mode, sequential};
+    use crate::problems::hitori::Hitori;
     use crate::problems::hitori::verify::verify;
 
     #[test]
     fn generated_puzzles_are_unique_and_reproducible() {
         for (size, seed) in [(5, 1), (6, 2), (9, 3), (12, 4)] {
             let g = generate(size, size, seed).unwrap();
+            assert_eq!(g.report.grade, Grade::Solved(Difficulty::Easy));
             verify(&g.grid, &g.solution).unwrap();
             let h = Hitori::new(g.grid.clone(), "g");
             assert_eq!(

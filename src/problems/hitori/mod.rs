@@ -13,8 +13,13 @@
 //! children shade and unshade the most constrained unknown cell (each
 //! propagated, dead ones dropped). A node with no unknown cell left is a
 //! solution.
+//!
+//! `grade` names the weakest rule set that solves a grid without search
+//! (easy, hard, or needs search), and `generate` makes puzzles at a chosen
+//! difficulty; `README.md` beside this file shows each rule set.
 
 pub mod generate;
+pub mod grade;
 pub mod grid;
 pub(crate) mod rules;
 pub mod solution;

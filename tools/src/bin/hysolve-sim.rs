@@ -41,7 +41,7 @@ fn command() -> Command {
             Arg::new("mode")
                 .long("mode")
                 .value_parser(|s: &str| s.parse::<Mode>())
-                .help("count, all, first or unique [default: the puzzle's]"),
+                .help("count, all, first, unique or optimise [default: the puzzle's]"),
         )
         .arg(
             Arg::new("seed")
@@ -297,7 +297,10 @@ fn print_report(r: &SimReport) {
         "  costs: node {} ns, message {} ns, master {} ns a message",
         c.node_ns, c.message_cpu_ns, c.master_ns
     );
-    println!("solutions: {}", r.solutions);
+    match r.objective {
+        Some(objective) => println!("objective: {objective}"),
+        None => println!("solutions: {}", r.solutions),
+    }
     println!("nodes: {}", r.nodes);
     println!(
         "predicted: {:.6} s; one worker {:.6} s; efficiency {:.3}",
