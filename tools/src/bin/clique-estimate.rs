@@ -1,0 +1,122 @@
+//! `clique-estimate FILE --floor K`: how long `hysolve clique FILE` would
+//! take to prove that no clique of K vertices exists, for graphs out of
+//! reach here (keller5): the size of the branch-and-bound tree under the
+//! floor K by Knuth's estimator (random paths from the root, each node's
+//! estimate the product of the branching factors above it, the mean over
+//! paths unbiased), and the search's rate on this machine, measured by
+//! walking the same tree depth-first for a while on one thread.
+//!
+//! The tree is the real one: the clique search's moves, bounds and pruning
+//! through the library's `Problem` interface, with the incumbent fixed at
+//! K - 1 (the optimum, found at once, as `--at-least` shows).
+
+use clap::Parser;
+use hysolve::Problem;
+use hysolve::engine::Mode;
+use hysolve::problems::clique::{Clique, dimacs};
+use rand::{RngExt, SeedableRng};
+use rand_xorshift::XorShiftRng;
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+#[derive(Debug, Parser)]
+#[command(
+    about = "Estimate the branch-and-bound tree of hysolve clique under a floor, and its time"
+)]
+struct Opts {
+    /// A DIMACS graph
+    file: PathBuf,
+    /// The least clique size that would improve on the incumbent (the
+    /// optimum plus one, for the proof of optimality)
+    #[arg(long)]
+    floor: u64,
+    /// Random paths for the estimate
+    #[arg(long, default_value_t = 100_000)]
+    probes: u64,
+    /// Seconds of depth-first walk for the rate
+    #[arg(long, default_value_t = 20.0)]
+    seconds: f64,
+    /// Seed of the random paths
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+}
+
+fn main() -> Result<(), String> {
+    let o = Opts::parse();
+    let graph = dimacs::read(&o.file).map_err(|e| e.to_string())?.graph;
+    let clique = Clique::new(&graph, o.file.display().to_string());
+    let mut state = clique.state(Mode::Optimise);
+    let root = clique.root();
+    // Knuth's estimator: one random path a probe.
+    let mut rng = XorShiftRng::seed_from_u64(o.seed);
+    let mut total = 0f64;
+    let mut children = Vec::new();
+    for _ in 0..o.probes {
+        clique.load(&mut state, &root);
+        let (mut weight, mut estimate) = (1f64, 1f64);
+        loop {
+            children.clear();
+            let mut moves = clique.moves(&mut state);
+            while let Some(m) = clique.next_move(&state, &mut moves) {
+                if clique.bound(&state, &m) < o.floor {
+                    break; // bounds fall: the rest is pruned too
+                }
+                children.push(m);
+            }
+            if children.is_empty() {
+                break;
+            }
+            weight *= children.len() as f64;
+            estimate += weight;
+            let m = children[rng.random_range(0..children.len())];
+            clique.apply(&mut state, &m);
+        }
+        total += estimate;
+    }
+    let nodes = total / o.probes as f64;
+    // The rate: the same tree, depth-first, for a while.
+    let started = Instant::now();
+    let limit = Duration::from_secs_f64(o.seconds);
+    let mut walked = 0u64;
+    clique.load(&mut state, &root);
+    let mut stack = vec![(clique.moves(&mut state), None)];
+    while let Some((moves, _)) = stack.last_mut() {
+        if walked.is_multiple_of(4096) && started.elapsed() > limit {
+            break;
+        }
+        let next = clique
+            .next_move(&state, moves)
+            .filter(|m| clique.bound(&state, m) >= o.floor);
+        match next {
+            Some(m) => {
+                clique.apply(&mut state, &m);
+                walked += 1;
+                let moves = clique.moves(&mut state);
+                stack.push((moves, Some(m)));
+            }
+            None => {
+                let (_, taken) = stack.pop().expect("not empty");
+                if let Some(m) = taken {
+                    clique.undo(&mut state, &m);
+                }
+            }
+        }
+    }
+    let seconds = started.elapsed().as_secs_f64();
+    let rate = walked as f64 / seconds;
+    println!(
+        "{}: tree under floor {}: about {:.3e} nodes (Knuth's estimator, {} paths, seed {}); \
+         rate {:.3e} nodes/s on one thread ({} nodes in {:.1} s); projection {:.3e} s on one thread ({:.1} days)",
+        o.file.display(),
+        o.floor,
+        nodes,
+        o.probes,
+        o.seed,
+        rate,
+        walked,
+        seconds,
+        nodes / rate,
+        nodes / rate / 86_400.0
+    );
+    Ok(())
+}
