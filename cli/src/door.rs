@@ -157,71 +157,55 @@ impl<P: Problem> Job for Typed<P> {
 /// atomically) and says so on stdout (`wrote FILE: WHAT`). For a door's
 /// options that turn an instance into a file.
 pub fn written(path: PathBuf, text: String, what: String) -> Box<dyn Job> {
-    Box::new(Written { path, text, what })
-}
-
-struct Written {
-    path: PathBuf,
-    text: String,
-    what: String,
-}
-
-impl Job for Written {
-    fn name(&self) -> &'static str {
-        "export"
-    }
-    fn instance(&self) -> String {
-        self.path.display().to_string()
-    }
-    fn note(&self) -> Option<String> {
-        None
-    }
-    fn run(&self, _: &RunConfig, _: Solutions<'_>) -> Result<Option<Outcome>, RunError> {
-        if hysolve::cluster::is_rank_zero() {
-            hysolve::cluster::FileSink::write_atomically(&self.path, self.text.as_bytes())?;
-            println!("wrote {}: {}", self.path.display(), self.what);
-        }
-        Ok(None)
-    }
-    fn pretty(&self, _: &str) -> Option<String> {
-        None
-    }
-    fn simulate(
-        &self,
-        _: SimConfig,
-        _: Option<Duration>,
-        _: &dyn Fn(&mut sim::Costs),
-    ) -> Result<SimReport, SimError> {
-        Err(SimError::Config(format!(
-            "nothing to simulate: this command writes {}",
-            self.path.display()
-        )))
-    }
+    Box::new(NoSearch {
+        file: Some(path),
+        text,
+        what,
+    })
 }
 
 /// A job that searches nothing: it prints `text` on stdout (on rank 0).
 /// For a door's options that report on an instance (`hitori --grade`).
 pub fn printed(text: String) -> Box<dyn Job> {
-    Box::new(Printed { text })
+    Box::new(NoSearch {
+        file: None,
+        text,
+        what: String::new(),
+    })
 }
 
-struct Printed {
+/// [`written`] (with a file) or [`printed`] (without).
+struct NoSearch {
+    file: Option<PathBuf>,
     text: String,
+    what: String,
 }
 
-impl Job for Printed {
+impl Job for NoSearch {
     fn name(&self) -> &'static str {
-        "report"
+        if self.file.is_some() {
+            "export"
+        } else {
+            "report"
+        }
     }
     fn instance(&self) -> String {
-        String::new()
+        self.file
+            .as_ref()
+            .map_or_else(String::new, |p| p.display().to_string())
     }
     fn note(&self) -> Option<String> {
         None
     }
     fn run(&self, _: &RunConfig, _: Solutions<'_>) -> Result<Option<Outcome>, RunError> {
         if hysolve::cluster::is_rank_zero() {
-            println!("{}", self.text);
+            match &self.file {
+                Some(path) => {
+                    hysolve::cluster::FileSink::write_atomically(path, self.text.as_bytes())?;
+                    println!("wrote {}: {}", path.display(), self.what);
+                }
+                None => println!("{}", self.text),
+            }
         }
         Ok(None)
     }
@@ -234,9 +218,13 @@ impl Job for Printed {
         _: Option<Duration>,
         _: &dyn Fn(&mut sim::Costs),
     ) -> Result<SimReport, SimError> {
-        Err(SimError::Config(
-            "nothing to simulate: this command only reports".into(),
-        ))
+        Err(SimError::Config(match &self.file {
+            Some(path) => format!(
+                "nothing to simulate: this command writes {}",
+                path.display()
+            ),
+            None => "nothing to simulate: this command only reports".into(),
+        }))
     }
 }
 

@@ -582,6 +582,23 @@ impl<N> Context<N> for Sequential {
 /// assert_eq!(first.len(), 1);
 /// ```
 pub fn sequential<P: Problem>(problem: &P, mode: Mode) -> (Counters, Vec<String>) {
+    let (counters, mut ctx) = walk_alone(problem, mode);
+    if mode == Mode::Optimise {
+        ctx.found = ctx.best.map(|(_, text)| text).into_iter().collect();
+    }
+    (counters, ctx.found)
+}
+
+/// Runs a branch and bound ([`Mode::Optimise`]) on the calling thread:
+/// the optimum and one optimal solution, rendered (`None` when no node is
+/// a solution), and the counters. The reference for parallel runs.
+pub fn optimum<P: Problem>(problem: &P) -> (Counters, Option<(u64, String)>) {
+    let (counters, ctx) = walk_alone(problem, Mode::Optimise);
+    (counters, ctx.best)
+}
+
+/// The whole tree in `mode` on the calling thread, as one task.
+fn walk_alone<P: Problem>(problem: &P, mode: Mode) -> (Counters, Sequential) {
     let mut searcher = Searcher::new(problem, mode);
     let mut ctx = Sequential {
         limit: mode.stop_after(),
@@ -594,29 +611,7 @@ pub fn sequential<P: Problem>(problem: &P, mode: Mode) -> (Counters, Vec<String>
         node: problem.root(),
     };
     searcher.run(&root, &mut ctx);
-    if mode == Mode::Optimise {
-        ctx.found = ctx.best.map(|(_, text)| text).into_iter().collect();
-    }
-    (searcher.counters(), ctx.found)
-}
-
-/// Runs a branch and bound ([`Mode::Optimise`]) on the calling thread:
-/// the optimum and one optimal solution, rendered (`None` when no node is
-/// a solution), and the counters. The reference for parallel runs.
-pub fn optimum<P: Problem>(problem: &P) -> (Counters, Option<(u64, String)>) {
-    let mut searcher = Searcher::new(problem, Mode::Optimise);
-    let mut ctx = Sequential {
-        limit: None,
-        found: Vec::new(),
-        best: None,
-    };
-    let root = Task {
-        prefix: Prefix::root(),
-        depth: 0,
-        node: problem.root(),
-    };
-    searcher.run(&root, &mut ctx);
-    (searcher.counters(), ctx.best)
+    (searcher.counters(), ctx)
 }
 
 /// How many nodes per subtree asked for [`expand`] may visit: it stops at
