@@ -156,7 +156,9 @@ impl<'p, P: Problem> Visitor<'p, P> {
             *d = (*d).max(depth as u64);
         }
         if self.optimise {
-            return (true, self.improve(state, ctx.floor(), ctx).is_some());
+            let reported = self.improve(state, ctx.floor(), ctx).is_some();
+            self.counters.solutions += u64::from(reported);
+            return (true, reported);
         }
         let weight = self.problem.solution_weight(state);
         if weight > 0 {
@@ -175,7 +177,8 @@ impl<'p, P: Problem> Visitor<'p, P> {
 impl<P: Problem> Visitor<'_, P> {
     /// Optimisation: reports the node `state` stands on when it is a
     /// solution at least as good as `floor` and the context's floor, and
-    /// returns the floor after it (`None`: nothing reported).
+    /// returns the floor after it (`None`: nothing reported). The caller
+    /// counts the report.
     #[inline]
     fn improve<C: Context<P::Node>>(
         &mut self,
@@ -187,7 +190,6 @@ impl<P: Problem> Visitor<'_, P> {
         if value < floor || value < ctx.floor() {
             return None;
         }
-        self.counters.solutions += 1;
         self.text.clear();
         self.problem.render(state, &mut self.text);
         ctx.improved(value, &self.text);
@@ -400,15 +402,12 @@ impl<'p, P: Problem> Searcher<'p, P> {
             }
             nodes += 1;
             deepest = deepest.max(height + 1);
-            if optimise {
-                self.visitor.counters.solutions = solutions;
+            let weight = if optimise {
                 if let Some(up) = self.visitor.improve(&state, floor, ctx) {
+                    solutions += 1;
                     floor = up;
                     look_at = nodes;
                 }
-                solutions = self.visitor.counters.solutions;
-            }
-            let weight = if optimise {
                 0
             } else {
                 problem.solution_weight(&state)
