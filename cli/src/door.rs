@@ -85,6 +85,12 @@ pub trait Job {
         calibrate: Option<Duration>,
         adjust: &dyn Fn(&mut sim::Costs),
     ) -> Result<SimReport, SimError>;
+    /// The cost of a node in `mode`, measured on this machine for about
+    /// `budget` (as [`Job::simulate`] measures it); `None` for a job that
+    /// searches nothing.
+    fn node_ns(&self, _mode: hysolve::engine::Mode, _budget: Duration) -> Option<f64> {
+        None
+    }
 }
 
 /// `problem` as a [`Job`], with an optional note for the user.
@@ -150,6 +156,9 @@ impl<P: Problem> Job for Typed<P> {
             adjust(&mut config.costs);
         }
         sim::simulate(&self.problem, &config)
+    }
+    fn node_ns(&self, mode: hysolve::engine::Mode, budget: Duration) -> Option<f64> {
+        Some(sim::calibrate(&*self.problem, mode, budget))
     }
 }
 

@@ -4,11 +4,13 @@
 //! run's [`Outcome`].
 //!
 //! It takes the master-side messages (`AskForWork`, `Progress`,
-//! `Donation`, `Solutions`, `UnitDone`, `Final`) and the clock's ticks, and
+//! `Donated`, `Solutions`, `UnitDone`, `Improved`, `Final`), in the order
+//! of [`CausalOrder`], and the clock's ticks, and
 //! answers with messages to ranks in an [`Outbox`]: it sends nothing itself
 //! (the manager does). Its only I/O is the output it is given: solutions
 //! written to the sink, checkpoints to their file.
 
+use super::causal::CausalOrder;
 use super::checkpointer::Checkpointer;
 use super::config::RunConfig;
 use super::delivery::Delivery;
@@ -24,6 +26,8 @@ use std::time::Instant;
 pub(crate) struct Head<'a> {
     config: &'a RunConfig,
     master: Master,
+    /// Holds back a thief's messages until its donations are handled.
+    order: CausalOrder,
     /// What expanding the root counted.
     expansion: Counters,
     /// Where solutions go.
@@ -75,6 +79,7 @@ impl<'a> Head<'a> {
         let mut head = Head {
             config,
             master: Master::new(size, initial, config.stop_after()),
+            order: CausalOrder::new(size),
             expansion,
             delivery,
             checkpointer,
@@ -121,7 +126,9 @@ impl<'a> Head<'a> {
         self.master.finished()
     }
 
-    /// A master-side message from rank `from` (rank 0's own included).
+    /// A master-side message from rank `from` (rank 0's own included),
+    /// handled now or, when it depends on donations not yet announced,
+    /// once they are (see `causal.rs`).
     pub(crate) fn handle(
         &mut self,
         from: usize,
@@ -129,24 +136,62 @@ impl<'a> Head<'a> {
         now: Instant,
         out: &mut Outbox,
     ) -> Result<(), RunError> {
+        let Some(msg) = self.order.admit(from, msg) else {
+            self.master.stats.held_back += 1;
+            return Ok(());
+        };
+        let mut ready = vec![(from, msg)];
+        while let Some((from, msg)) = ready.pop() {
+            if let Some(thief) = self.handle_now(from, msg, now, out)? {
+                // Released in order; `pop` takes the last first.
+                let released = self.order.announced(thief);
+                ready.extend(released.into_iter().rev().map(|m| (thief, m)));
+            }
+        }
+        Ok(())
+    }
+
+    /// Handles a message in its turn; a `Donated` returns its thief.
+    fn handle_now(
+        &mut self,
+        from: usize,
+        msg: Message,
+        now: Instant,
+        out: &mut Outbox,
+    ) -> Result<Option<usize>, RunError> {
         match msg {
-            Message::AskForWork(tally) => self.master.on_ask(from, tally, now, out),
+            Message::AskForWork { tally, .. } => self.master.on_ask(from, tally, now, out),
             Message::Progress(tally) => self.master.on_progress(from, tally),
-            Message::Donation { pieces } => {
+            Message::Donated {
+                thief,
+                pieces,
+                units,
+                ..
+            } => {
+                let thief = thief as usize;
+                if thief >= self.order.ranks() || thief == from {
+                    return Err(RunError::Protocol {
+                        rank: from,
+                        what: "donation to no other rank",
+                    });
+                }
                 if let Some(c) = &mut self.checkpointer {
-                    c.book.on_donation(&pieces).map_err(|e| RunError::Unit {
+                    c.book.on_donated(&units).map_err(|e| RunError::Unit {
                         rank: from,
                         unit: e.0,
                     })?;
                 }
-                self.master.on_donation(from, pieces, now, out);
+                self.master
+                    .on_donated(from, thief, u64::from(pieces), now, out);
+                return Ok(Some(thief));
             }
             Message::Solutions { unit, texts } => self.accept_solutions(from, unit, texts, out)?,
             Message::Improved { value, text } => self.improve(Some(from), value, text, out),
-            Message::UnitDone(report) => self.on_unit_done(from, report)?,
+            Message::UnitDone { report, .. } => self.on_unit_done(from, report)?,
             Message::Final(report) => self.master.on_final(*report),
             Message::Work { .. }
-            | Message::DonateRequest
+            | Message::DonateRequest { .. }
+            | Message::Donation { .. }
             | Message::Incumbent(_)
             | Message::Terminate => {
                 return Err(RunError::Protocol {
@@ -155,7 +200,7 @@ impl<'a> Head<'a> {
                 });
             }
         }
-        Ok(())
+        Ok(None)
     }
 
     /// Optimisation: a solution of objective `value` found by rank `from`
@@ -349,45 +394,110 @@ mod test {
     use std::sync::Arc;
     use std::sync::atomic::AtomicBool;
 
-    /// Runs the head against `size` ranks that search every piece they
-    /// get at once (each subtree counted in full), messages delivered in
-    /// order: the protocol's master side alone, no thread, no transport.
-    fn drive(size: usize, config: &RunConfig) -> (Result<Outcome, RunError>, Vec<String>) {
+    /// Runs the head against `size` ranks that each search one piece a
+    /// step, and donate half of the pieces they hold when asked (straight
+    /// to the thief, announced by a `Donated`). Messages travel on one
+    /// ordered channel per pair of ranks, and each step delivers the head
+    /// of a channel drawn from `seed`: across pairs, any order. The
+    /// protocol's master side and the ranks' donations, no thread, no
+    /// transport. Returns the outcome, the solutions delivered, and how
+    /// many messages the head held back.
+    fn drive(
+        size: usize,
+        config: &RunConfig,
+        seed: u64,
+    ) -> (Result<Outcome, RunError>, Vec<String>, u64) {
         let q = Queens::new(7, false).unwrap();
         let mut found = Vec::new();
         let mut sink = Callback(|t: &str| found.push(t.to_owned()));
         let delivery = Delivery::new(&mut sink, config.mode, None);
         let mut out = Outbox::new();
         let mut head = Head::start(&q, config, size, delivery, &mut out).unwrap();
-        let mut queue: VecDeque<(usize, usize, Message)> = (0..size)
-            .map(|r| (r, 0, Message::AskForWork(Tally::default())))
-            .collect();
-        queue.extend(out.drain(..).map(|(to, m)| (0, to, m)));
+        // Channels by (from, to); `send` appends.
+        let mut wires: Vec<VecDeque<Message>> = vec![VecDeque::new(); size * size];
+        let send = |wires: &mut Vec<VecDeque<Message>>, from: usize, to: usize, m: Message| {
+            wires[from * size + to].push_back(m)
+        };
+        let ask = |after: u32| Message::AskForWork {
+            tally: Tally::default(),
+            after,
+        };
+        for r in 0..size {
+            send(&mut wires, r, 0, ask(0));
+        }
+        for (to, m) in out.drain(..) {
+            send(&mut wires, 0, to, m);
+        }
+        // Per rank: pieces held, donations received, asks sent, totals.
+        let mut held: Vec<VecDeque<Piece>> = vec![VecDeque::new(); size];
+        let mut received = vec![0u32; size];
+        let mut asks = vec![1u64; size];
         let mut done = vec![SubtreeTotals::default(); size];
+        let mut rng = seed.max(1);
         let mut steps = 0;
         while !head.finished() {
             steps += 1;
-            assert!(steps < 100_000, "no end");
+            assert!(steps < 1_000_000, "no end");
             let now = Instant::now();
             head.duties(now, &mut out).unwrap();
-            queue.extend(out.drain(..).map(|(to, m)| (0, to, m)));
-            let Some((from, to, msg)) = queue.pop_front() else {
+            for (to, m) in out.drain(..) {
+                send(&mut wires, 0, to, m);
+            }
+            // xorshift64: a channel to deliver from, or a rank's step.
+            rng ^= rng << 13;
+            rng ^= rng >> 7;
+            rng ^= rng << 17;
+            let pick = (rng % (2 * size * size) as u64) as usize;
+            if pick >= size * size {
+                // A rank searches one piece; with none left, it asks.
+                let r = pick % size;
+                if let Some(piece) = held[r].pop_front() {
+                    let task = piece.task(&q, Mode::Count).unwrap();
+                    let mut state = q.state(Mode::Count);
+                    q.load(&mut state, &task.node);
+                    let c = q.count_subtree(&mut state);
+                    done[r].nodes += c.nodes;
+                    done[r].solutions += c.solutions;
+                    if held[r].is_empty() {
+                        asks[r] += 1;
+                        send(&mut wires, r, 0, ask(received[r]));
+                    }
+                }
+                continue;
+            }
+            let (from, to) = (pick / size, pick % size);
+            let Some(msg) = wires[pick].pop_front() else {
                 continue;
             };
             match msg {
-                Message::Work { pieces, .. } => {
-                    for piece in pieces {
-                        let task = piece.task(&q, Mode::Count).unwrap();
-                        let mut state = q.state(Mode::Count);
-                        q.load(&mut state, &task.node);
-                        let c = q.count_subtree(&mut state);
-                        done[to].nodes += c.nodes;
-                        done[to].solutions += c.solutions;
-                    }
-                    queue.push_back((to, 0, Message::AskForWork(Tally::default())));
+                Message::Work { pieces, .. } => held[to].extend(pieces),
+                Message::Donation { pieces, .. } => {
+                    received[to] += 1;
+                    held[to].extend(pieces);
                 }
-                // Always idle: the ask on its way answers.
-                Message::DonateRequest => {}
+                Message::DonateRequest { thief, asks: seen } => {
+                    let n = held[to].len();
+                    if seen >= asks[to] && n >= 1 {
+                        let pieces: Vec<Piece> = held[to].drain(n / 2..).collect();
+                        let donated = Message::Donated {
+                            thief,
+                            pieces: pieces.len() as u32,
+                            units: Vec::new(),
+                            after: received[to],
+                        };
+                        let donation = Message::Donation {
+                            pieces,
+                            initial_depth: 0,
+                        };
+                        send(&mut wires, to, thief as usize, donation);
+                        send(&mut wires, to, 0, donated);
+                        if held[to].is_empty() {
+                            asks[to] += 1;
+                            send(&mut wires, to, 0, ask(received[to]));
+                        }
+                    }
+                    // Otherwise its ask, sent or to come, answers.
+                }
                 Message::Terminate => {
                     let report = RankReport {
                         rank: to,
@@ -395,17 +505,20 @@ mod test {
                         solutions: done[to].solutions,
                         ..RankReport::default()
                     };
-                    queue.push_back((to, 0, Message::Final(Box::new(report))));
+                    send(&mut wires, to, 0, Message::Final(Box::new(report)));
                 }
                 msg => {
                     assert_eq!(to, 0);
                     head.handle(from, msg, now, &mut out).unwrap();
-                    queue.extend(out.drain(..).map(|(to, m)| (0, to, m)));
+                    for (to, m) in out.drain(..) {
+                        send(&mut wires, 0, to, m);
+                    }
                 }
             }
         }
+        let held_back = head.master.stats.held_back;
         let outcome = head.finish(size);
-        (outcome, found)
+        (outcome, found, held_back)
     }
 
     #[derive(Clone, Default)]
@@ -415,23 +528,29 @@ mod test {
     }
 
     #[test]
-    fn the_head_counts_the_whole_tree_over_any_number_of_ranks() {
+    fn the_head_counts_the_whole_tree_over_any_number_of_ranks_and_orders() {
         let q = Queens::new(7, false).unwrap();
         let (whole, _) = sequential(&q, Mode::Count);
+        let mut held_back = 0;
         for size in [1, 2, 3, 8] {
-            let config = RunConfig::new(Mode::Count).threads(1);
-            let (outcome, _) = drive(size, &config);
-            let o = outcome.unwrap();
-            assert_eq!((o.solutions, o.nodes), (40, whole.nodes), "{size} ranks");
-            assert_eq!((o.ranks, o.reports.len()), (size, size));
+            for seed in 1..=20 {
+                let config = RunConfig::new(Mode::Count).threads(1);
+                let (outcome, _, held) = drive(size, &config, seed);
+                let o = outcome.unwrap();
+                assert_eq!((o.solutions, o.nodes), (40, whole.nodes), "{size} ranks");
+                assert_eq!((o.ranks, o.reports.len()), (size, size));
+                held_back += held;
+            }
         }
+        // Some thief's ask did overtake its victim's `Donated`.
+        assert!(held_back > 0);
     }
 
     #[test]
     fn a_signal_ends_the_run_as_interrupted() {
         let flag = Arc::new(AtomicBool::new(true));
         let config = RunConfig::new(Mode::Count).threads(1).interrupt(flag);
-        match drive(3, &config).0 {
+        match drive(3, &config, 1).0 {
             Err(RunError::Interrupted { checkpoint: None }) => {}
             other => panic!("{other:?}"),
         }

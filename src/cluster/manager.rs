@@ -100,7 +100,7 @@ pub(super) fn run_rank<P: Problem, T: Transport>(
     }
     let mut asks = Vec::new();
     m.state.start(Instant::now(), &mut asks);
-    m.send_to_master(asks);
+    m.dispatch(asks);
     m.poll_loop(size)?;
     m.transport.flush();
     match m.head {
@@ -147,7 +147,14 @@ impl<'a, P: Problem, T: Transport> Manager<'a, P, T> {
             config,
             transport,
             rank,
-            state: RankState::new(problem, config.mode, rank, pool, report),
+            state: RankState::new(
+                problem,
+                config.mode,
+                rank,
+                pool,
+                report,
+                config.checkpoint.is_some(),
+            ),
             events,
             head: None,
             inbox: VecDeque::new(),
@@ -161,13 +168,6 @@ impl<'a, P: Problem, T: Transport> Manager<'a, P, T> {
     fn dispatch(&mut self, out: Outbox) {
         for (to, msg) in out {
             self.send(to, msg);
-        }
-    }
-
-    /// Sends the rank's messages to the master.
-    fn send_to_master(&mut self, out: Vec<Message>) {
-        for msg in out {
-            self.send(0, msg);
         }
     }
 
@@ -246,7 +246,7 @@ impl<'a, P: Problem, T: Transport> Manager<'a, P, T> {
         }
         let mut progress = Vec::new();
         self.state.tick(now, &mut progress);
-        self.send_to_master(progress);
+        self.dispatch(progress);
         Ok(())
     }
 
@@ -266,25 +266,32 @@ impl<'a, P: Problem, T: Transport> Manager<'a, P, T> {
         };
         let mut out = Vec::new();
         self.state.on_event(event, Instant::now(), &mut out);
-        self.send_to_master(out);
+        self.dispatch(out);
         Ok(())
     }
 
     fn handle(&mut self, from: usize, msg: Message) -> Result<(), RunError> {
         let now = Instant::now();
-        let mut to_master = Vec::new();
+        let mut sends = Vec::new();
         match msg {
             // Rank side.
             Message::Work {
                 pieces,
                 initial_depth,
             } => self.state.on_work(pieces, initial_depth)?,
-            Message::DonateRequest => self.state.on_donate_request(now, &mut to_master),
+            Message::Donation {
+                pieces,
+                initial_depth,
+            } => self.state.on_donation(pieces, initial_depth)?,
+            Message::DonateRequest { thief, asks } => {
+                self.state
+                    .on_donate_request(thief as usize, asks, now, &mut sends);
+            }
             Message::Incumbent(value) => self.state.on_incumbent(value),
             Message::Terminate => {
                 let wall_s = self.config.started.elapsed().as_secs_f64();
                 let cpu_s = thread_cpu_seconds() - self.cpu_start;
-                self.state.on_terminate(wall_s, cpu_s, &mut to_master);
+                self.state.on_terminate(wall_s, cpu_s, &mut sends);
             }
             // Master side.
             msg => {
@@ -299,7 +306,7 @@ impl<'a, P: Problem, T: Transport> Manager<'a, P, T> {
                 self.dispatch(out);
             }
         }
-        self.send_to_master(to_master);
+        self.dispatch(sends);
         Ok(())
     }
 }

@@ -15,9 +15,13 @@ pub(super) type Outbox = Vec<(usize, Message)>;
 struct RankState {
     /// Sent `AskForWork` and has not been served since.
     waiting: bool,
-    /// Was asked to donate and has answered neither with a `Donation` nor
+    /// Was asked to donate and has answered neither with a `Donated` nor
     /// with an `AskForWork` (which says it has nothing left to give).
     owes_donation: bool,
+    /// Its `AskForWork` messages handled so far (a donation request
+    /// carries it, so that the rank can tell a request that its own ask
+    /// answered).
+    asks: u64,
     /// The waiting rank this rank's owed donation goes to (its *thief*).
     thief: Option<usize>,
     /// A donation request is out on this rank's behalf (it is some busy
@@ -53,10 +57,14 @@ pub struct MasterStats {
     pub prefixes_dealt: u64,
     /// `DonateRequest` messages sent.
     pub donation_requests: u64,
-    /// Prefixes ranks donated in answer.
+    /// Prefixes ranks donated in answer (sent victim to thief).
     pub prefixes_returned: u64,
-    /// Donations handed whole to the rank they were asked for.
+    /// Donations victims made (each sent whole to its thief, and announced
+    /// to the master by a `Donated`).
     pub donations_routed: u64,
+    /// Messages from a thief held back until the `Donated` of a donation
+    /// it had received (they overtook it; see `causal.rs`).
+    pub held_back: u64,
     /// Optimisation: `Improved` messages received that improved on the
     /// incumbent (the others came too late to).
     pub improvements: u64,
@@ -87,8 +95,11 @@ pub(super) struct Master {
     /// Depth of the initial prefixes (they all have the same).
     initial_depth: u32,
     /// A moving average of the time from a `DonateRequest` to its
-    /// `Donation` (none before the first).
+    /// `Donated` (none before the first).
     round_trip: Option<Duration>,
+    /// Ranks dealt work so far, from the pool or by a donation (orders
+    /// victims by the age of their work).
+    deals: u64,
     pub stats: MasterStats,
 }
 
@@ -116,6 +127,7 @@ impl Master {
             terminated_at: None,
             finals: vec![None; ranks],
             round_trip: None,
+            deals: 0,
         }
     }
 
@@ -166,6 +178,7 @@ impl Master {
         self.update(from, |r| {
             r.waiting = true;
             r.tally = tally;
+            r.asks += 1;
         });
         self.enqueue(from);
         self.serve(now, out);
@@ -180,46 +193,43 @@ impl Master {
         }
     }
 
-    /// A donation goes whole to the rank it was asked for: the thief gets
-    /// half of the victim's work in one message. (A thief with a victim is
-    /// never served from the pool, so it still waits; a donation with no
-    /// waiting thief, which the protocol does not produce, goes to the
-    /// pool rather than being lost.)
-    pub(super) fn on_donation(
+    /// Rank `from` sent `thief` a donation of `pieces` subtrees, straight
+    /// to it: the thief was dealt work, as if the master had dealt it. (The
+    /// thief is the one the master asked for, which still waits: a thief
+    /// with a victim is not served from the pool, and its later messages
+    /// are handled after this one, see `causal.rs`.)
+    pub(super) fn on_donated(
         &mut self,
         from: usize,
-        prefixes: Vec<Piece>,
+        thief: usize,
+        pieces: u64,
         now: Instant,
         out: &mut Outbox,
     ) {
-        self.stats.prefixes_returned += prefixes.len() as u64;
+        self.stats.prefixes_returned += pieces;
+        self.stats.donations_routed += 1;
         if let Some(asked) = self.ranks[from].asked_time.take() {
             // A moving average over about the last 8 donations.
             let trip = now.saturating_duration_since(asked);
             self.round_trip = Some(self.round_trip.map_or(trip, |t| (t * 7 + trip) / 8));
         }
-        match self.release_thief(from) {
-            Some(thief) if self.ranks[thief].waiting => {
-                self.stats.donations_routed += 1;
-                self.deal(out, thief, prefixes, now);
-            }
-            _ => self.pool.extend(prefixes),
-        }
+        self.dealt(thief, now);
+        self.release_thief(from);
         self.serve(now, out);
     }
 
-    /// `rank` no longer owes a donation; returns the rank it was meant for,
-    /// which may be given a victim again.
-    fn release_thief(&mut self, rank: usize) -> Option<usize> {
+    /// `rank` no longer owes a donation: the rank it was meant for may be
+    /// given a victim again (if it still waits).
+    fn release_thief(&mut self, rank: usize) {
         let mut thief = None;
         self.update(rank, |r| {
             r.owes_donation = false;
             thief = r.thief.take();
         });
-        let thief = thief?;
-        self.ranks[thief].has_victim = false;
-        self.enqueue(thief);
-        Some(thief)
+        if let Some(thief) = thief {
+            self.ranks[thief].has_victim = false;
+            self.enqueue(thief);
+        }
     }
 
     /// Whether `rank` has worked for fewer than
@@ -353,15 +363,7 @@ impl Master {
     fn deal(&mut self, out: &mut Outbox, rank: usize, pieces: Vec<Piece>, now: Instant) {
         self.stats.work_messages += 1;
         self.stats.prefixes_dealt += pieces.len() as u64;
-        if self.ranks[rank].waiting {
-            self.waiting -= 1;
-        }
-        let served_at = self.stats.work_messages;
-        self.update(rank, |r| {
-            r.waiting = false;
-            r.served_at = served_at;
-            r.served_time = Some(now);
-        });
+        self.dealt(rank, now);
         let initial_depth = self.initial_depth;
         self.push(
             out,
@@ -371,6 +373,20 @@ impl Master {
                 initial_depth,
             },
         );
+    }
+
+    /// `rank` holds work from now (dealt by the master or by a victim).
+    fn dealt(&mut self, rank: usize, now: Instant) {
+        if self.ranks[rank].waiting {
+            self.waiting -= 1;
+        }
+        self.deals += 1;
+        let served_at = self.deals;
+        self.update(rank, |r| {
+            r.waiting = false;
+            r.served_at = served_at;
+            r.served_time = Some(now);
+        });
     }
 
     /// Serves waiting ranks from the pool; when the pool runs dry, asks a
@@ -437,7 +453,11 @@ impl Master {
                 v.asked_time = Some(now);
             });
             self.stats.donation_requests += 1;
-            self.push(out, victim, Message::DonateRequest);
+            let request = Message::DonateRequest {
+                thief: thief as u32,
+                asks: self.ranks[victim].asks,
+            };
+            self.push(out, victim, request);
         }
     }
 }
@@ -463,7 +483,7 @@ mod test {
                     *r,
                     match m {
                         Message::Work { .. } => "work",
-                        Message::DonateRequest => "donate",
+                        Message::DonateRequest { .. } => "donate",
                         Message::Terminate => "terminate",
                         _ => "other",
                     },
@@ -499,29 +519,22 @@ mod test {
     }
 
     #[test]
-    fn a_donation_goes_whole_to_its_thief() {
+    fn a_donation_deals_its_thief_and_frees_the_victim() {
         let (mut m, mut out) = one_victim_one_thief();
-        m.on_donation(0, vec![p(5), p(6)], at(0), &mut out);
-        assert_eq!(
-            out,
-            vec![(
-                1,
-                Message::Work {
-                    pieces: vec![p(5), p(6)],
-                    initial_depth: 1,
-                }
-            )]
-        );
-        assert_eq!(m.pool_len(), 0);
-        // A walk's split after the queued tasks: nobody waits, so it is
-        // kept for the next rank that asks.
-        out.clear();
-        m.on_donation(0, vec![p(7), p(8)], at(0), &mut out);
+        // Rank 0 sent rank 1 two subtrees: rank 1 holds work, rank 0 owes
+        // nothing, and nobody waits.
+        m.on_donated(0, 1, 2, at(0), &mut out);
         assert!(out.is_empty(), "{out:?}");
-        assert_eq!(m.pool_len(), 2);
-        m.on_ask(1, Tally::default(), at(0), &mut out);
-        assert_eq!(kinds(&out), vec![(1, "work")]);
+        assert_eq!(m.pool_len(), 0);
         assert_eq!(m.stats.donations_routed, 1);
+        assert_eq!(m.stats.prefixes_returned, 2);
+        // Rank 0 runs dry: rank 1 is asked for it, naming the thief and
+        // the asks of rank 1 the master has handled (one, at the start).
+        m.on_ask(0, Tally::default(), at(0), &mut out);
+        assert_eq!(out, vec![(1, Message::DonateRequest { thief: 0, asks: 1 })]);
+        out.clear();
+        m.on_ask(1, Tally::default(), at(0), &mut out);
+        assert!(m.terminated());
     }
 
     #[test]
@@ -535,13 +548,22 @@ mod test {
         // Rank 1 had nothing: both wait now, and each gets a victim.
         m.on_ask(1, Tally::default(), at(0), &mut out);
         assert_eq!(kinds(&out), vec![(2, "donate"), (3, "donate")]);
+        let thieves: Vec<_> = out
+            .iter()
+            .map(|(_, m)| match m {
+                Message::DonateRequest { thief, .. } => *thief,
+                _ => unreachable!(),
+            })
+            .collect();
+        assert_eq!(thieves, vec![0, 1]);
         out.clear();
-        // Rank 3's donation goes to rank 1, the thief it was asked for.
-        m.on_donation(3, vec![p(9)], at(0), &mut out);
-        assert_eq!(kinds(&out), vec![(1, "work")]);
-        out.clear();
-        m.on_donation(2, vec![p(4)], at(0), &mut out);
-        assert_eq!(kinds(&out), vec![(0, "work")]);
+        // Both donate, then rank 3 runs dry: the victim for it is rank 2,
+        // whose work is the oldest.
+        m.on_donated(3, 1, 1, at(0), &mut out);
+        m.on_donated(2, 0, 1, at(0), &mut out);
+        assert!(out.is_empty(), "{out:?}");
+        m.on_ask(3, Tally::default(), at(0), &mut out);
+        assert_eq!(kinds(&out), vec![(2, "donate")]);
     }
 
     #[test]
@@ -551,10 +573,9 @@ mod test {
         m.on_ask(1, Tally::default(), at(0), &mut out); // rank 0 busy, asked to donate
         assert_eq!(kinds(&out), vec![(0, "donate")]);
         out.clear();
-        // rank 0 answers with work, then runs dry.
-        m.on_donation(0, vec![p(1)], at(0), &mut out);
-        assert_eq!(kinds(&out), vec![(1, "work")]);
-        out.clear();
+        // rank 0 sends rank 1 work, then runs dry.
+        m.on_donated(0, 1, 1, at(0), &mut out);
+        assert!(out.is_empty(), "{out:?}");
         m.on_ask(0, Tally::default(), at(0), &mut out);
         assert!(!m.terminated(), "rank 1 still works on the donated prefix");
         assert_eq!(kinds(&out), vec![(1, "donate")]);
@@ -581,9 +602,8 @@ mod test {
         // No round trip measured yet: rank 0 is asked at once.
         let (mut m, mut out) = one_victim_one_thief();
         // The donation takes 10 ms; rank 1 is dealt it at 10 ms.
-        m.on_donation(0, vec![p(5)], at(10), &mut out);
-        assert_eq!(kinds(&out), vec![(1, "work")]);
-        out.clear();
+        m.on_donated(0, 1, 1, at(10), &mut out);
+        assert!(out.is_empty(), "{out:?}");
         // Rank 0 runs dry at 20 ms: its victim, rank 1, has worked 10 ms,
         // less than 8 round trips, so rank 0 waits.
         m.on_ask(0, Tally::default(), at(20), &mut out);

@@ -19,6 +19,7 @@
 //! - [`sim`]: the same protocol and search on a virtual clock, to predict
 //!   runs on machines we do not have.
 
+mod causal;
 pub mod checkpoint;
 mod checkpointer;
 pub mod config;

@@ -4,12 +4,19 @@
 use crate::engine::{Piece, Prefix, Tally, UnitReport, WorkerStats};
 use serde::{Deserialize, Serialize};
 
-/// A message between a rank's manager and the master.
+/// A message between a rank's manager and the master, or from a victim to
+/// its thief.
+///
+/// The messages a rank sends the master that depend on the donations it
+/// received (`AskForWork`, `UnitDone`, `Donated`) carry `after`: how many
+/// `Donation`s the rank had received when it sent them. The master handles
+/// them only once it has handled as many `Donated` naming that rank (see
+/// `causal.rs`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub(super) enum Message {
     /// Rank -> master: every task this rank was given is finished. Carries
     /// the rank's running totals for the progress display.
-    AskForWork(Tally),
+    AskForWork { tally: Tally, after: u32 },
     /// Rank -> master, about once a second while the rank works: its
     /// running totals, for the progress display. Changes nothing else.
     Progress(Tally),
@@ -19,12 +26,27 @@ pub(super) enum Message {
         pieces: Vec<Piece>,
         initial_depth: u32,
     },
-    /// Master -> rank: split off half of your unexplored subtrees for a
-    /// waiting rank. Answered by a `Donation`, or, when the rank has nothing
-    /// left to give, by its next `AskForWork`.
-    DonateRequest,
-    /// Rank -> master: the answer to a `DonateRequest` (never empty).
-    Donation { pieces: Vec<Piece> },
+    /// Master -> rank: split off half of your unexplored subtrees for
+    /// `thief`, a waiting rank, and send them to it. `asks` is how many
+    /// `AskForWork` of this rank the master had handled: a rank that has
+    /// sent more since ignores the request (its ask answered it).
+    /// Answered by a `Donation` to the thief and a `Donated` to the master,
+    /// or, when the rank has nothing left to give, by its next `AskForWork`.
+    DonateRequest { thief: u32, asks: u64 },
+    /// Victim -> thief: the answer to a `DonateRequest`, subtrees to search
+    /// (never empty), as in `Work`.
+    Donation {
+        pieces: Vec<Piece>,
+        initial_depth: u32,
+    },
+    /// Victim -> master: the rank sent `thief` a `Donation` of `pieces`
+    /// subtrees; with checkpoints on, `units` names the unit of each.
+    Donated {
+        thief: u32,
+        pieces: u32,
+        units: Vec<Prefix>,
+        after: u32,
+    },
     /// Rank -> master: solutions found (modes that keep solutions), with
     /// checkpoints on, tagged with the unit they belong to.
     Solutions {
@@ -32,8 +54,8 @@ pub(super) enum Message {
         texts: Vec<String>,
     },
     /// Rank -> master, with checkpoints on: the rank holds no more of a unit
-    /// (it sent any pieces it split off as `Donation`s before this).
-    UnitDone(UnitReport),
+    /// (it sent the `Donated` of any pieces it split off before this).
+    UnitDone { report: UnitReport, after: u32 },
     /// Rank -> master, optimisation: a solution better than any the rank
     /// knew of (found there or told by the master): its objective and text.
     Improved { value: u64, text: String },
@@ -64,6 +86,8 @@ pub struct RankReport {
     pub prefixes_received: u64,
     /// Prefixes sent in `Donation` messages.
     pub prefixes_donated: u64,
+    /// `Donation` messages received (from victims asked for this rank).
+    pub donations_received: u64,
     /// `AskForWork` messages sent.
     pub asks: u64,
     /// `Improved` messages it sent: improvements on the best it knew.
@@ -97,17 +121,29 @@ impl Message {
     /// The message's name, as errors show it.
     pub(super) fn kind(&self) -> &'static str {
         match self {
-            Message::AskForWork(_) => "AskForWork",
+            Message::AskForWork { .. } => "AskForWork",
             Message::Progress(_) => "Progress",
             Message::Work { .. } => "Work",
-            Message::DonateRequest => "DonateRequest",
+            Message::DonateRequest { .. } => "DonateRequest",
             Message::Donation { .. } => "Donation",
+            Message::Donated { .. } => "Donated",
             Message::Solutions { .. } => "Solutions",
-            Message::UnitDone(_) => "UnitDone",
+            Message::UnitDone { .. } => "UnitDone",
             Message::Improved { .. } => "Improved",
             Message::Incumbent(_) => "Incumbent",
             Message::Terminate => "Terminate",
             Message::Final(_) => "Final",
+        }
+    }
+
+    /// How many donations the sender had received when it sent this, for
+    /// the messages the master orders after them (see `causal.rs`).
+    pub(super) fn after(&self) -> Option<u32> {
+        match self {
+            Message::AskForWork { after, .. }
+            | Message::Donated { after, .. }
+            | Message::UnitDone { after, .. } => Some(*after),
+            _ => None,
         }
     }
 
@@ -139,11 +175,14 @@ mod test {
             },
         ];
         vec![
-            Message::AskForWork(Tally {
-                nodes: u64::MAX,
-                solutions: 7,
-                initial_done: 3,
-            }),
+            Message::AskForWork {
+                tally: Tally {
+                    nodes: u64::MAX,
+                    solutions: 7,
+                    initial_done: 3,
+                },
+                after: 2,
+            },
             Message::Progress(Tally::default()),
             Message::Work {
                 pieces: pieces.clone(),
@@ -153,16 +192,34 @@ mod test {
                 pieces: vec![],
                 initial_depth: 0,
             },
-            Message::DonateRequest,
-            Message::Donation { pieces },
-            Message::Donation { pieces: vec![] },
-            Message::UnitDone(UnitReport {
-                unit: Prefix(vec![2, 7]),
-                received: 3,
-                nodes: 99,
-                solutions: 4,
-                depth: Some(12),
-            }),
+            Message::DonateRequest {
+                thief: 4095,
+                asks: 3,
+            },
+            Message::Donation {
+                pieces,
+                initial_depth: 3,
+            },
+            Message::Donation {
+                pieces: vec![],
+                initial_depth: 0,
+            },
+            Message::Donated {
+                thief: 7,
+                pieces: 3,
+                units: vec![Prefix(vec![0, 1]), Prefix(vec![2, 2])],
+                after: u32::MAX,
+            },
+            Message::UnitDone {
+                report: UnitReport {
+                    unit: Prefix(vec![2, 7]),
+                    received: 3,
+                    nodes: 99,
+                    solutions: 4,
+                    depth: Some(12),
+                },
+                after: 0,
+            },
             Message::Solutions {
                 unit: Some(Prefix(vec![1])),
                 texts: vec!["Q.\n.Q".into(), String::new(), "ünïcode".into()],
@@ -186,6 +243,7 @@ mod test {
                 }],
                 prefixes_received: 9,
                 prefixes_donated: 4,
+                donations_received: 1,
                 asks: 2,
                 improvements_sent: 3,
                 incumbents_received: 4,

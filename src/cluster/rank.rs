@@ -4,10 +4,11 @@
 //! too (its messages to the master go to its own inbox).
 //!
 //! It keeps the pool, whether the rank holds work (`busy`: it has not
-//! asked for work since it last got some), whether it owes the master a
-//! donation, whether it has terminated, and the rank's report. Its inputs
-//! are the master's messages and the pool's events; its outputs are
-//! messages to the master, pushed on a list the caller sends. The pool is
+//! asked for work since it last got some), the thief it owes a donation,
+//! the donations it received, whether it has terminated, and the rank's
+//! report. Its inputs are the master's messages, donations from other
+//! ranks and the pool's events; its outputs are messages to the master and
+//! donations to thieves, pushed on a list the caller sends. The pool is
 //! reached through [`Workers`], so that tests drive the state machine with
 //! a pool of their own, and no thread, clock or transport is touched here
 //! (times come in as arguments).
@@ -67,8 +68,9 @@ impl<N: Clone + Send + 'static> Workers<N> for RankPool<N> {
     }
 }
 
-/// Messages a rank sends its master (rank 0), in order.
-pub(crate) type ToMaster = Vec<Message>;
+/// Messages a rank sends, in order: (destination rank, message). They go
+/// to the master (rank 0), but for a donation, which goes to its thief.
+pub(crate) type Sends = Vec<(usize, Message)>;
 
 /// One rank's state machine.
 pub(crate) struct RankState<P: Problem, W: Workers<P::Node>> {
@@ -80,9 +82,15 @@ pub(crate) struct RankState<P: Problem, W: Workers<P::Node>> {
     workers: Option<W>,
     /// Holds tasks: has not sent `AskForWork` since it last got work.
     busy: bool,
-    /// Was asked to donate and has not yet: its next `Donated` or
-    /// `AskForWork` answers.
-    owes_donation: bool,
+    /// The thief this rank was asked to donate to and has not yet: its
+    /// pool's next `Donated` or its `AskForWork` answers.
+    owes_donation: Option<usize>,
+    /// `Donation`s received (the `after` of its messages to the master).
+    donations: u32,
+    /// The depth of the initial prefixes, from the last work received.
+    initial_depth: u32,
+    /// With checkpoints: a `Donated` names the unit of each piece.
+    track_units: bool,
     terminated: bool,
     report: RankReport,
     /// When this rank last told the master its totals.
@@ -98,6 +106,7 @@ impl<P: Problem, W: Workers<P::Node>> RankState<P, W> {
         rank: usize,
         workers: W,
         report: RankReport,
+        track_units: bool,
     ) -> Self {
         RankState {
             problem,
@@ -105,7 +114,10 @@ impl<P: Problem, W: Workers<P::Node>> RankState<P, W> {
             rank,
             workers: Some(workers),
             busy: true,
-            owes_donation: false,
+            owes_donation: None,
+            donations: 0,
+            initial_depth: 0,
+            track_units,
             terminated: false,
             report,
             last_progress: Instant::now(),
@@ -113,7 +125,7 @@ impl<P: Problem, W: Workers<P::Node>> RankState<P, W> {
     }
 
     /// The rank starts with nothing: it asks the master for work.
-    pub(crate) fn start(&mut self, now: Instant, out: &mut ToMaster) {
+    pub(crate) fn start(&mut self, now: Instant, out: &mut Sends) {
         self.go_idle(now, out);
     }
 
@@ -130,7 +142,7 @@ impl<P: Problem, W: Workers<P::Node>> RankState<P, W> {
     /// Whether the master asked for a donation this rank has not yet made.
     #[cfg(test)]
     pub(crate) fn owes_donation(&self) -> bool {
-        self.owes_donation
+        self.owes_donation.is_some()
     }
 
     /// The workers' running totals (zero once terminated).
@@ -153,9 +165,8 @@ impl<P: Problem, W: Workers<P::Node>> RankState<P, W> {
 
     /// The workers have finished everything they were given: ask for work.
     /// The ask also answers a donation request still open (nothing to give).
-    fn go_idle(&mut self, now: Instant, out: &mut ToMaster) {
-        if self.owes_donation {
-            self.owes_donation = false;
+    fn go_idle(&mut self, now: Instant, out: &mut Sends) {
+        if self.owes_donation.take().is_some() {
             // No worker took the request up: one that did sent its
             // `Donated` before the pool could go idle, and that was handled.
             if let Some(w) = &self.workers {
@@ -165,7 +176,38 @@ impl<P: Problem, W: Workers<P::Node>> RankState<P, W> {
         self.busy = false;
         self.report.asks += 1;
         self.last_progress = now;
-        out.push(Message::AskForWork(self.progress()));
+        let ask = Message::AskForWork {
+            tally: self.progress(),
+            after: self.donations,
+        };
+        out.push((0, ask));
+    }
+
+    /// Sends `tasks` to `thief` and tells the master.
+    fn donate(&mut self, thief: usize, tasks: &[Task<P::Node>], out: &mut Sends) {
+        let pieces = self.pieces(tasks);
+        self.report.prefixes_donated += pieces.len() as u64;
+        let units = if self.track_units {
+            let depth = self.initial_depth as usize;
+            pieces.iter().map(|p| p.prefix.truncated(depth)).collect()
+        } else {
+            Vec::new()
+        };
+        let donated = Message::Donated {
+            thief: thief as u32,
+            pieces: pieces.len() as u32,
+            units,
+            after: self.donations,
+        };
+        let initial_depth = self.initial_depth;
+        out.push((
+            thief,
+            Message::Donation {
+                pieces,
+                initial_depth,
+            },
+        ));
+        out.push((0, donated));
     }
 
     /// Tasks as they travel to the master.
@@ -175,23 +217,32 @@ impl<P: Problem, W: Workers<P::Node>> RankState<P, W> {
 
     /// An event of the pool. Solutions go to the master as a message: on
     /// rank 0 the caller hands them to the master directly instead.
-    pub(crate) fn on_event(&mut self, event: PoolEvent<P::Node>, now: Instant, out: &mut ToMaster) {
+    pub(crate) fn on_event(&mut self, event: PoolEvent<P::Node>, now: Instant, out: &mut Sends) {
         if self.terminated {
             return;
         }
         match event {
-            PoolEvent::Solutions { unit, texts } => out.push(Message::Solutions { unit, texts }),
-            PoolEvent::UnitDone(report) => out.push(Message::UnitDone(report)),
+            PoolEvent::Solutions { unit, texts } => {
+                out.push((0, Message::Solutions { unit, texts }));
+            }
+            PoolEvent::UnitDone(report) => {
+                let after = self.donations;
+                out.push((0, Message::UnitDone { report, after }));
+            }
             PoolEvent::Idle => self.go_idle(now, out),
             PoolEvent::Donated(tasks) => {
-                let pieces = self.pieces(&tasks);
-                self.owes_donation = false;
-                self.report.prefixes_donated += pieces.len() as u64;
-                out.push(Message::Donation { pieces });
+                // A worker answers the request this rank owes (the pool
+                // raises its flag for one request at a time).
+                if let Some(thief) = self.owes_donation.take() {
+                    self.donate(thief, &tasks, out);
+                } else if let Some(w) = &self.workers {
+                    // Cannot happen: a split nobody asked for stays here.
+                    w.inject(tasks);
+                }
             }
             PoolEvent::Improved { value, text } => {
                 self.report.improvements_sent += 1;
-                out.push(Message::Improved { value, text });
+                out.push((0, Message::Improved { value, text }));
             }
         }
     }
@@ -202,6 +253,17 @@ impl<P: Problem, W: Workers<P::Node>> RankState<P, W> {
         if let Some(w) = &self.workers {
             w.raise_floor(value.saturating_add(1));
         }
+    }
+
+    /// `Donation`: subtrees from a victim asked for this rank, as `Work`.
+    pub(crate) fn on_donation(
+        &mut self,
+        pieces: Vec<Piece>,
+        initial_depth: u32,
+    ) -> Result<(), RunError> {
+        self.donations += 1;
+        self.report.donations_received += 1;
+        self.on_work(pieces, initial_depth)
     }
 
     /// `Work`: subtrees for the workers.
@@ -225,6 +287,7 @@ impl<P: Problem, W: Workers<P::Node>> RankState<P, W> {
             tasks.push(task);
         }
         self.busy = true;
+        self.initial_depth = initial_depth;
         if let Some(w) = &self.workers {
             w.set_initial_depth(initial_depth as usize);
             w.inject(tasks);
@@ -232,29 +295,32 @@ impl<P: Problem, W: Workers<P::Node>> RankState<P, W> {
         Ok(())
     }
 
-    /// `DonateRequest`: gives half of what this rank holds to a waiting
-    /// rank: half of its queued tasks at once, or else half of a running
-    /// walk's unexplored subtrees. Only one of the two: a second donation
-    /// would find no rank waiting for it; measured on UTS T3L with 64
-    /// ranks, queued tasks then a split gave 247 master messages a rank
-    /// against 75, in 6.65 s against 6.18 s.
-    pub(crate) fn on_donate_request(&mut self, now: Instant, out: &mut ToMaster) {
-        if self.terminated {
+    /// `DonateRequest`: gives half of what this rank holds to `thief`, a
+    /// waiting rank: half of its queued tasks at once, or else half of a
+    /// running walk's unexplored subtrees. Only one of the two: a second
+    /// donation would find no rank waiting for it; measured on UTS T3L with
+    /// 64 ranks, queued tasks then a split gave 247 master messages a rank
+    /// against 75, in 6.65 s against 6.18 s. `asks`: the `AskForWork`s of
+    /// this rank the master had handled when it asked; a request made
+    /// before the master heard this rank's latest ask is void (the ask
+    /// answered it), even if the rank holds work again by now.
+    pub(crate) fn on_donate_request(
+        &mut self,
+        thief: usize,
+        asks: u64,
+        now: Instant,
+        out: &mut Sends,
+    ) {
+        if self.terminated || !self.busy || asks < self.report.asks {
             return;
         }
         let Some(w) = &self.workers else { return };
-        if !self.busy {
-            // Already idle: our `AskForWork`, on its way, is the answer.
-            return;
-        }
         let (taken, now_idle) = w.request_donation();
         if taken.is_empty() {
-            self.owes_donation = true;
+            self.owes_donation = Some(thief);
             return;
         }
-        self.report.prefixes_donated += taken.len() as u64;
-        let pieces = self.pieces(&taken);
-        out.push(Message::Donation { pieces });
+        self.donate(thief, &taken, out);
         if now_idle {
             self.go_idle(now, out);
         }
@@ -262,7 +328,7 @@ impl<P: Problem, W: Workers<P::Node>> RankState<P, W> {
 
     /// `Terminate`: stops the workers and sends the rank's final report,
     /// with its wall time since `started` and its manager's CPU seconds.
-    pub(crate) fn on_terminate(&mut self, wall_s: f64, manager_cpu_s: f64, out: &mut ToMaster) {
+    pub(crate) fn on_terminate(&mut self, wall_s: f64, manager_cpu_s: f64, out: &mut Sends) {
         if self.terminated {
             return;
         }
@@ -276,7 +342,7 @@ impl<P: Problem, W: Workers<P::Node>> RankState<P, W> {
         }
         self.report.wall_s = wall_s;
         self.report.manager_cpu_s = manager_cpu_s;
-        out.push(Message::Final(Box::new(self.report.clone())));
+        out.push((0, Message::Final(Box::new(self.report.clone()))));
     }
 
     /// When this rank next tells the master its running totals: a working
@@ -287,10 +353,10 @@ impl<P: Problem, W: Workers<P::Node>> RankState<P, W> {
     }
 
     /// Between messages: sends the running totals when they are due.
-    pub(crate) fn tick(&mut self, now: Instant, out: &mut ToMaster) {
+    pub(crate) fn tick(&mut self, now: Instant, out: &mut Sends) {
         if self.progress_due().is_some_and(|due| now >= due) {
             self.last_progress = now;
-            out.push(Message::Progress(self.progress()));
+            out.push((0, Message::Progress(self.progress())));
         }
     }
 }
@@ -345,7 +411,7 @@ mod test {
 
     fn rank(fake: &Fake, r: usize) -> RankState<Queens, &Fake> {
         let q = Arc::new(Queens::new(6, false).unwrap());
-        RankState::new(q, Mode::Count, r, fake, RankReport::default())
+        RankState::new(q, Mode::Count, r, fake, RankReport::default(), true)
     }
 
     fn work(n: usize) -> Message {
@@ -358,8 +424,8 @@ mod test {
         }
     }
 
-    fn is_ask(m: &Message) -> bool {
-        matches!(m, Message::AskForWork(_))
+    fn is_ask(m: &(usize, Message)) -> bool {
+        matches!(m, (0, Message::AskForWork { .. }))
     }
 
     #[test]
@@ -396,6 +462,18 @@ mod test {
         }
     }
 
+    /// Whether `m` is a donation of `n` pieces to `thief`.
+    fn is_donation(m: &(usize, Message), thief: usize, n: usize) -> bool {
+        matches!(m, (to, Message::Donation { pieces, .. }) if *to == thief && pieces.len() == n)
+    }
+
+    /// Whether `m` tells the master of a donation of `n` pieces to `thief`
+    /// (units named: checkpoints are on), sent after `after` donations.
+    fn is_donated(m: &(usize, Message), thief: usize, n: usize, after: u32) -> bool {
+        matches!(m, (0, Message::Donated { thief: t, pieces, units, after: a })
+            if *t as usize == thief && *pieces as usize == n && units.len() == n && *a == after)
+    }
+
     #[test]
     fn a_donation_request_is_answered_at_once_later_or_by_the_ask() {
         let fake = Fake::default();
@@ -403,36 +481,65 @@ mod test {
         let (now, mut out) = (Instant::now(), Vec::new());
         r.start(now, &mut out);
         // Idle: the ask already on its way answers; nothing is sent.
-        r.on_donate_request(now, &mut out);
+        r.on_donate_request(2, 1, now, &mut out);
         assert_eq!(out.len(), 1);
         let Message::Work { pieces, .. } = work(4) else {
             unreachable!()
         };
         r.on_work(pieces, 1).unwrap();
-        // Queued tasks taken at once, the pool then idle: donation, then ask.
+        // Queued tasks taken at once, the pool then idle: the donation to
+        // the thief, its announcement to the master, then the ask.
         let q = Queens::new(6, false).unwrap();
         let task = |i: u32| Piece::named(Prefix(vec![i])).task(&q, Mode::Count).unwrap();
         *fake.donation.borrow_mut() = Some((vec![task(0), task(1)], true));
-        r.on_donate_request(now, &mut out);
-        assert!(matches!(&out[1], Message::Donation { pieces } if pieces.len() == 2));
-        assert!(is_ask(&out[2]));
+        r.on_donate_request(2, 1, now, &mut out);
+        assert!(is_donation(&out[1], 2, 2) && is_donated(&out[2], 2, 2, 0));
+        assert!(is_ask(&out[3]));
         // Busy again, nothing to take now: owed, then made by a worker.
         let Message::Work { pieces, .. } = work(1) else {
             unreachable!()
         };
         r.on_work(pieces, 1).unwrap();
-        r.on_donate_request(now, &mut out);
-        assert!(r.owes_donation() && out.len() == 3);
+        r.on_donate_request(3, 2, now, &mut out);
+        assert!(r.owes_donation() && out.len() == 4);
         r.on_event(PoolEvent::Donated(vec![task(2)]), now, &mut out);
         assert!(!r.owes_donation());
-        assert!(matches!(&out[3], Message::Donation { pieces } if pieces.len() == 1));
+        assert!(is_donation(&out[4], 3, 1) && is_donated(&out[5], 3, 1, 0));
         // Owed and never made: the ask withdraws the request.
-        r.on_donate_request(now, &mut out);
+        r.on_donate_request(2, 2, now, &mut out);
         assert!(r.owes_donation());
         r.on_event(PoolEvent::Idle, now, &mut out);
         assert!(!r.owes_donation() && *fake.withdrawn.borrow() == 1);
-        assert!(is_ask(&out[4]));
+        assert!(is_ask(&out[6]));
         assert_eq!(r.report().prefixes_donated, 3);
+    }
+
+    #[test]
+    fn a_request_the_rank_s_ask_answered_is_void_even_once_it_works_again() {
+        let fake = Fake::default();
+        let mut r = rank(&fake, 1);
+        let (now, mut out) = (Instant::now(), Vec::new());
+        r.start(now, &mut out);
+        // A donation from another rank arrives first: the rank works, and
+        // its later messages say it received one.
+        let Message::Work { pieces, .. } = work(2) else {
+            unreachable!()
+        };
+        r.on_donation(pieces, 1).unwrap();
+        assert!(r.busy() && r.report().donations_received == 1);
+        // A request the master made before it had heard the rank's ask
+        // (it had handled none of its asks) is void.
+        r.on_donate_request(3, 0, now, &mut out);
+        assert_eq!(out.len(), 1);
+        assert!(!r.owes_donation());
+        // One made after it is answered, and counts the donation received.
+        let q = Queens::new(6, false).unwrap();
+        let task = |i: u32| Piece::named(Prefix(vec![i])).task(&q, Mode::Count).unwrap();
+        *fake.donation.borrow_mut() = Some((vec![task(0)], false));
+        r.on_donate_request(3, 1, now, &mut out);
+        assert!(is_donation(&out[1], 3, 1) && is_donated(&out[2], 3, 1, 1));
+        r.on_event(PoolEvent::Idle, now, &mut out);
+        assert!(matches!(&out[3], (0, Message::AskForWork { after: 1, .. })));
     }
 
     #[test]
@@ -443,9 +550,9 @@ mod test {
         r.on_terminate(2.5, 0.1, &mut out);
         r.on_terminate(3.0, 0.2, &mut out);
         r.on_event(PoolEvent::Idle, now, &mut out);
-        r.on_donate_request(now, &mut out);
+        r.on_donate_request(2, 0, now, &mut out);
         assert_eq!(out.len(), 1);
-        let Message::Final(report) = &out[0] else {
+        let (0, Message::Final(report)) = &out[0] else {
             panic!("{:?}", out[0])
         };
         assert_eq!((report.nodes, report.solutions, report.wall_s), (7, 2, 2.5));

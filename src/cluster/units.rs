@@ -2,14 +2,16 @@
 //! how many pieces of each are still out, what the finished pieces counted,
 //! and, in `all` mode, their solutions, held back until the unit completes.
 //!
-//! A unit starts as one piece in the master's pool. A `Donation` adds a
-//! piece per prefix given back (split off a walk, or queued and untouched);
-//! a `UnitDone` from a rank takes away the pieces that rank received. A rank
-//! sends its donations of a unit before its `UnitDone` of that unit, over the
-//! same ordered channel, so the count reaches zero exactly when no piece of
-//! the unit is anywhere: then the unit is complete.
+//! A unit starts as one piece in the master's pool. A `Donated` adds a
+//! piece per subtree a victim gave its thief (split off a walk, or queued
+//! and untouched); a `UnitDone` from a rank takes away the pieces that rank
+//! received. A rank sends the `Donated` of its donations of a unit before its
+//! `UnitDone` of that unit, over the same ordered channel, and the master
+//! handles a thief's `UnitDone` only after the `Donated` of what it received
+//! (`causal.rs`), so the count reaches zero exactly when no piece of the
+//! unit is anywhere: then the unit is complete.
 
-use crate::engine::{Counters, Piece, Prefix, UnitReport, deeper};
+use crate::engine::{Counters, Prefix, UnitReport, deeper};
 use std::collections::HashMap;
 
 #[derive(Debug, Default)]
@@ -81,9 +83,10 @@ impl UnitBook {
         }
     }
 
-    pub(super) fn on_donation(&mut self, pieces: &[Piece]) -> Result<(), Unknown> {
-        for p in pieces {
-            self.get(&p.prefix)?.pieces += 1;
+    /// A donation of one piece of each of `units` (a unit may repeat).
+    pub(super) fn on_donated(&mut self, units: &[Prefix]) -> Result<(), Unknown> {
+        for unit in units {
+            self.get(unit)?.pieces += 1;
         }
         Ok(())
     }
@@ -157,8 +160,7 @@ mod test {
             },
         );
         // Rank 1 walks unit 0, splits two pieces off to the master, finishes.
-        b.on_donation(&[Piece::named(p(&[0, 3])), Piece::named(p(&[0, 4, 1]))])
-            .unwrap();
+        b.on_donated(&[p(&[0, 3]), p(&[0, 4, 1])]).unwrap();
         b.hold_texts(&p(&[0]), vec!["a".into()]).unwrap();
         assert_eq!(b.on_done(done(&[0], 1, 2)).unwrap(), None);
         // Rank 2 gets both pieces, finishes them.
@@ -168,7 +170,7 @@ mod test {
         assert_eq!((c.solutions, b.solutions, b.nodes), (5, 6, 55));
         assert_eq!(b.remaining(), vec![p(&[1])]);
         // A queued piece given back whole, then walked elsewhere.
-        b.on_donation(&[Piece::named(p(&[1]))]).unwrap();
+        b.on_donated(&[p(&[1])]).unwrap();
         assert_eq!(b.on_done(done(&[1], 1, 0)).unwrap(), None);
         assert!(b.on_done(done(&[1], 1, 4)).unwrap().is_some());
         assert!(b.remaining().is_empty());

@@ -51,13 +51,15 @@ pub fn stats_table(o: &Outcome) -> String {
     );
     let _ = writeln!(
         s,
-        "master: {} initial prefixes, {} messages sent to other ranks, {} work messages ({} prefixes dealt), {} donation requests ({} prefixes returned)",
+        "master: {} initial prefixes, {} messages sent to other ranks, {} work messages ({} prefixes dealt), {} donation requests ({} donations of {} prefixes, victim to thief; {} messages held back behind one)",
         m.initial_prefixes,
         m.messages_sent,
         m.work_messages,
         m.prefixes_dealt,
         m.donation_requests,
-        m.prefixes_returned
+        m.donations_routed,
+        m.prefixes_returned,
+        m.held_back
     );
     if o.mode == Mode::Optimise {
         let sent: Vec<String> = o

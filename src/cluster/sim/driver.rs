@@ -18,7 +18,7 @@ use crate::cluster::delivery::Delivery;
 use crate::cluster::head::Head;
 use crate::cluster::master::Outbox;
 use crate::cluster::protocol::{Message, RankReport};
-use crate::cluster::rank::{RankState, ToMaster};
+use crate::cluster::rank::{RankState, Sends};
 use crate::cluster::sink::Discard;
 use crate::engine::{PoolEvent, Problem};
 use std::cell::RefCell;
@@ -137,6 +137,7 @@ pub(super) fn run<P: Problem>(problem: &Arc<P>, config: &SimConfig) -> Result<Si
                 r,
                 Handle(pool.clone()),
                 report,
+                config.checkpoint.is_some(),
             );
             Rank {
                 state,
@@ -176,12 +177,12 @@ pub(super) fn run<P: Problem>(problem: &Arc<P>, config: &SimConfig) -> Result<Si
     sim.ranks[0].cpu = expansion;
     sim.route(0, first, &mut { expansion });
     for r in 0..size {
-        let mut asks = ToMaster::new();
+        let mut asks = Sends::new();
         let now = if r == 0 { expansion } else { 0 };
         let i = sim.instant(now);
         sim.ranks[r].state.start(i, &mut asks);
         let mut t = now;
-        sim.send_to_master(r, asks, &mut t);
+        sim.send_all(r, asks, &mut t);
         sim.ranks[r].busy_until = sim.ranks[r].busy_until.max(t);
         sim.ranks[r].active = t;
     }
@@ -346,10 +347,10 @@ impl<'p, 'h, P: Problem> Sim<'p, 'h, P> {
             self.head.duties(i, &mut out)?;
             self.route(0, out, &mut now);
         }
-        let mut progress = ToMaster::new();
+        let mut progress = Sends::new();
         let i = self.instant(now);
         self.ranks[rank].state.tick(i, &mut progress);
-        self.send_to_master(rank, progress, &mut now);
+        self.send_all(rank, progress, &mut now);
         let r = &mut self.ranks[rank];
         r.cpu += now - t;
         r.busy_until = now;
@@ -386,33 +387,33 @@ impl<'p, 'h, P: Problem> Sim<'p, 'h, P> {
         msg: Message,
         now: &mut Ns,
     ) -> Result<(), SimError> {
-        let mut to_master = ToMaster::new();
+        let mut sends = Sends::new();
         match msg {
             Message::Work {
                 pieces,
                 initial_depth,
             } => {
-                // Each piece is decoded, or replayed from the root.
-                let node_ns = self.costs.node_ns;
-                for piece in &pieces {
-                    *now += match piece.node {
-                        Some(_) => node_ns,
-                        None => node_ns * u64::from(piece.depth).max(1),
-                    };
-                }
+                *now += self.costs.pieces_ns(&pieces);
                 self.ranks[rank].state.on_work(pieces, initial_depth)?;
             }
-            Message::DonateRequest => {
+            Message::Donation {
+                pieces,
+                initial_depth,
+            } => {
+                *now += self.costs.pieces_ns(&pieces);
+                self.ranks[rank].state.on_donation(pieces, initial_depth)?;
+            }
+            Message::DonateRequest { thief, asks } => {
                 let i = self.instant(*now);
-                self.ranks[rank].state.on_donate_request(i, &mut to_master);
+                self.ranks[rank]
+                    .state
+                    .on_donate_request(thief as usize, asks, i, &mut sends);
             }
             Message::Incumbent(value) => self.ranks[rank].state.on_incumbent(value),
             Message::Terminate => {
                 let wall = *now as f64 * 1e-9;
                 let cpu = self.ranks[rank].cpu as f64 * 1e-9;
-                self.ranks[rank]
-                    .state
-                    .on_terminate(wall, cpu, &mut to_master);
+                self.ranks[rank].state.on_terminate(wall, cpu, &mut sends);
             }
             msg => {
                 if rank != 0 {
@@ -429,7 +430,7 @@ impl<'p, 'h, P: Problem> Sim<'p, 'h, P> {
                 self.route(0, out, now);
             }
         }
-        self.send_to_master(rank, to_master, now);
+        self.send_all(rank, sends, now);
         Ok(())
     }
 
@@ -452,16 +453,18 @@ impl<'p, 'h, P: Problem> Sim<'p, 'h, P> {
             self.route(0, out, now);
             return Ok(());
         }
-        let mut to_master = ToMaster::new();
+        let mut sends = Sends::new();
         let i = self.instant(*now);
-        self.ranks[rank].state.on_event(event, i, &mut to_master);
-        self.send_to_master(rank, to_master, now);
+        self.ranks[rank].state.on_event(event, i, &mut sends);
+        self.send_all(rank, sends, now);
         Ok(())
     }
 
-    fn send_to_master(&mut self, rank: usize, msgs: ToMaster, now: &mut Ns) {
-        for msg in msgs {
-            self.send(rank, 0, msg, now);
+    /// What `rank`'s state machine sends (to the master, or a donation to
+    /// its thief).
+    fn send_all(&mut self, rank: usize, msgs: Sends, now: &mut Ns) {
+        for (to, msg) in msgs {
+            self.send(rank, to, msg, now);
         }
     }
 

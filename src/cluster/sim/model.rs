@@ -50,6 +50,18 @@ impl Costs {
             master_ns: 300,
         }
     }
+
+    /// A rank's cost to take in `pieces` (`Work` or a `Donation`): each
+    /// piece decoded (a node), or replayed from the root (a node a level).
+    pub fn pieces_ns(&self, pieces: &[crate::engine::Piece]) -> u64 {
+        pieces
+            .iter()
+            .map(|p| match p.node {
+                Some(_) => self.node_ns,
+                None => self.node_ns * u64::from(p.depth).max(1),
+            })
+            .sum()
+    }
 }
 
 /// The network between ranks.

@@ -95,6 +95,13 @@ fn command() -> Command {
                 .help("How long the node cost is measured, when --node-ns is not given"),
         )
         .arg(
+            Arg::new("calibrate-only")
+                .long("calibrate-only")
+                .action(ArgAction::SetTrue)
+                .conflicts_with("node-ns")
+                .help("Only measure the node cost (for --calibrate seconds) and print it: {\"node_ns\": N}"),
+        )
+        .arg(
             Arg::new("prefixes-per-worker")
                 .long("prefixes-per-worker")
                 .value_name("N")
@@ -209,6 +216,14 @@ fn simulate(m: &ArgMatches) -> Result<(), String> {
         None => puzzle.default_mode(args).map_err(|e| e.to_string())?,
     };
     let job = puzzle.build(args, mode).map_err(|e| e.to_string())?;
+    if m.get_flag("calibrate-only") {
+        let budget = *m.get_one::<f64>("calibrate").expect("default");
+        let ns = job
+            .node_ns(mode, Duration::from_secs_f64(budget))
+            .ok_or("nothing to measure: this command searches nothing")?;
+        println!("{{\"node_ns\": {}}}", ns.round().max(1.0) as u64);
+        return Ok(());
+    }
     let ranks = *m.get_one::<u32>("ranks").expect("default") as usize;
     let threads = *m.get_one::<u32>("threads").expect("default") as usize;
     let mut network = Network::named(m.get_one::<String>("network").expect("default"))

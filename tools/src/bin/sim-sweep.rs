@@ -1,9 +1,10 @@
 //! `make sim-sweep`: strong scaling in simulation (`hysolve-sim`), from 1
 //! worker to thousands, as ranks of 16 threads and as ranks of 1 thread.
-//! The node cost of each workload is measured once, then given to every
-//! point, so the points differ only in the configuration. Writes a CSV row
-//! per point (with the commit, the machine and the command) and an SVG of
-//! the efficiency against workers.
+//! The node cost of each workload is measured once (`hysolve-sim
+//! --calibrate-only`) or given (`--node-ns`), then given to every point,
+//! so the points differ only in the configuration. Writes a CSV row per
+//! point (with the commit, the machine and the command) and an SVG of the
+//! efficiency against workers.
 
 use clap::Parser;
 use hysolve_tools::plot::PALETTE;
@@ -29,6 +30,10 @@ struct Opts {
     /// Threads per rank of the shapes (each worker count as ranks x this)
     #[arg(long, value_delimiter = ',', default_value = "16,1")]
     shapes: Vec<usize>,
+    /// Node costs in ns, one per workload, in their order (each measured
+    /// on one worker, 1 s of its walk, when not given)
+    #[arg(long = "node-ns", value_delimiter = ',')]
+    node_ns: Vec<u64>,
     /// Extra hysolve-sim options (say "--network ethernet")
     #[arg(long, default_value = "", allow_hyphen_values = true)]
     sim_args: String,
@@ -105,13 +110,26 @@ fn sweep(opts: &Opts) -> Result<(), String> {
         "idle st/sd/tl %",
         "sim_s"
     );
-    for workload in &opts.workloads {
+    if !opts.node_ns.is_empty() && opts.node_ns.len() != opts.workloads.len() {
+        return Err(format!(
+            "--node-ns gives {} costs for {} workloads",
+            opts.node_ns.len(),
+            opts.workloads.len()
+        ));
+    }
+    for (i, workload) in opts.workloads.iter().enumerate() {
         let args: Vec<String> = workload.split_whitespace().map(String::from).collect();
-        // The node cost, measured once (on one worker: the sweep's first point).
-        let first = sim(opts, 1, 1, None, &args)?;
-        let node_ns = first["costs"]["node_ns"]
-            .as_u64()
-            .ok_or("hysolve-sim gave no node cost")?;
+        // The node cost, given or measured once.
+        let node_ns = match opts.node_ns.get(i) {
+            Some(&ns) => ns,
+            None => {
+                let mut cmd = vec![opts.sim.clone(), "--calibrate-only".into()];
+                cmd.extend(args.iter().cloned());
+                run_json(&cmd)?["node_ns"]
+                    .as_u64()
+                    .ok_or("hysolve-sim gave no node cost")?
+            }
+        };
         for &threads in &opts.shapes {
             for &workers in &opts.workers {
                 if workers % threads != 0 {
