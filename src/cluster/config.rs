@@ -29,8 +29,10 @@ pub struct RunConfig {
     pub mode: Mode,
     /// Worker threads per rank [default: the cores this process may use].
     pub threads: usize,
-    /// Initial prefixes the master aims for, per worker in the whole job
-    /// [default: [`DEFAULT_PREFIXES_PER_WORKER`]].
+    /// Initial prefixes the master aims for, per worker of a one-thread
+    /// rank [default: [`DEFAULT_PREFIXES_PER_WORKER`]]; a rank of `T`
+    /// threads counts as `ceil(sqrt(T))` workers (see
+    /// [`RunConfig::initial_prefixes`]).
     pub prefixes_per_worker: usize,
     /// When the input was parsed: `wall_s` counts from here [default: when
     /// the configuration was made].
@@ -154,6 +156,26 @@ impl RunConfig {
         self
     }
 
+    /// The initial prefixes the master aims for over `ranks` ranks:
+    /// `prefixes_per_worker x ranks x ceil(sqrt(threads))`. A rank's
+    /// threads share its prefixes by stealing from each other, so a rank
+    /// needs fewer than one batch a thread; and the master expands the
+    /// root alone while every other worker waits, and deals what it made,
+    /// so more prefixes cost the whole job. Simulated on UTS T1L at 64
+    /// ranks x 16 threads, 16 prefixes a thread (18,541) gave efficiency
+    /// 0.673 and 4 a thread (4,562) 0.761; N-Queens 17, 0.643 and 0.750;
+    /// on ranks of one thread 16 a rank did best (T1L at 256 ranks: 0.750
+    /// against 0.705 with 4). On 1 or 2 threads a rank this is the old
+    /// `prefixes_per_worker x workers`.
+    pub fn initial_prefixes(&self, ranks: usize) -> usize {
+        let threads = self.threads.max(1);
+        let mut root = threads.isqrt();
+        if root * root < threads {
+            root += 1;
+        }
+        self.prefixes_per_worker.max(1) * ranks.max(1) * root
+    }
+
     /// Stop after `n` solutions (all, first and unique modes).
     pub fn limit(mut self, n: u64) -> Self {
         self.limit = Some(n);
@@ -248,5 +270,24 @@ impl RunConfig {
             (Some(a), Some(b)) => Some(a.min(b)),
             (a, b) => a.or(b),
         }
+    }
+}
+
+#[cfg(test)]
+mod test {
+    use super::*;
+
+    #[test]
+    fn a_rank_of_t_threads_counts_as_the_square_root_of_t_workers() {
+        let config = |t| RunConfig::new(Mode::Count).threads(t);
+        // One and two threads: one batch a worker, as before.
+        assert_eq!(config(1).initial_prefixes(4), 64);
+        assert_eq!(config(2).initial_prefixes(2), 64);
+        // 3 and 4 threads count as 2 workers, 16 as 4, 17 as 5.
+        assert_eq!(config(3).initial_prefixes(1), 32);
+        assert_eq!(config(4).initial_prefixes(1), 32);
+        assert_eq!(config(16).initial_prefixes(64), 4_096);
+        assert_eq!(config(17).initial_prefixes(1), 80);
+        assert_eq!(config(16).prefixes_per_worker(1).initial_prefixes(1), 4);
     }
 }

@@ -64,7 +64,7 @@ impl<'a> Head<'a> {
                 Vec::new(),
             ),
             None => {
-                let target = config.prefixes_per_worker.max(1) * config.threads.max(1) * size;
+                let target = config.initial_prefixes(size);
                 let e = expand(problem, config.mode, target);
                 expansion = e.counted;
                 expanded_best = e.best;

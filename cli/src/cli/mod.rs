@@ -80,7 +80,8 @@ pub struct SearchArgs {
     /// mpirun, which passes stderr on to its own terminal)
     #[arg(long)]
     pub progress: bool,
-    /// Initial prefixes per worker that the master deals
+    /// Initial prefixes per worker that the master deals (a rank of T
+    /// threads counts as ceil(sqrt(T)) workers)
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=100_000), hide = true)]
     pub prefixes_per_worker: Option<u32>,
 }

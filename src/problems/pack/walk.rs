@@ -214,3 +214,55 @@ impl<const W: usize> Problem for Pack<W> {
         total
     }
 }
+
+#[cfg(test)]
+mod test {
+    use super::super::figure::Figure;
+    use super::super::pieces::PieceSet;
+    use super::super::{Layout, Pack};
+    use crate::engine::simd::{self, Level};
+    use crate::engine::{Mode, Problem, SubtreeCount};
+
+    /// The counter compiled for x86-64-v3 counts what the baseline one
+    /// does, node for node, in 2D and 3D and in every rule (the path a
+    /// run takes depends on the processor and `HYSOLVE_SIMD`).
+    #[test]
+    fn both_compilations_of_the_counter_count_the_same_tree() {
+        let solid = "tests/data/packing/solid-pentominoes.pieces";
+        let cases = [
+            ("soma", "3x3x3", false, Mode::All),
+            ("soma", "3x3x3", true, Mode::Count),
+            ("soma", "3x3x3", false, Mode::Count),
+            (solid, "10x3x2", true, Mode::All),
+            ("pentominoes", "10x6", false, Mode::Count),
+            ("pentominoes", "12x5", true, Mode::All),
+        ];
+        for (pieces, figure, distinct, mode) in cases {
+            let set = PieceSet::load(pieces).unwrap();
+            let layout = Layout::new(set, Figure::parse_box(figure).unwrap()).unwrap();
+            let p = Pack::<1>::new(layout, distinct).unwrap();
+            let mut w = p.state(mode);
+            p.load(&mut w, &p.root());
+            let rule = w.rule;
+            let s = w.s.as_mut().expect("the box can be packed");
+            let mut base = SubtreeCount::default();
+            p.count_below_base(s, rule, &mut base);
+            assert!(base.solutions > 0, "{pieces} {figure}");
+            assert_eq!(
+                p.count_subtree(&mut w),
+                SubtreeCount {
+                    nodes: base.nodes + 1,
+                    ..base
+                }
+            );
+            #[cfg(target_arch = "x86_64")]
+            if simd::detected() >= Level::Avx2 {
+                let s = w.s.as_mut().expect("loaded");
+                let mut v3 = SubtreeCount::default();
+                // SAFETY: this processor has x86-64-v3 (checked just above).
+                unsafe { p.count_below_v3(s, rule, &mut v3) };
+                assert_eq!(v3, base, "{pieces} {figure} distinct={distinct} {mode:?}");
+            }
+        }
+    }
+}
