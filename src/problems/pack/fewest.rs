@@ -172,87 +172,67 @@ impl<const W: usize> Pack<W> {
         }
         Some(best.1)
     }
-}
 
-/// The 3D counter (the cell with the fewest placements), written once and
-/// compiled once per instruction set, as `counter!` in `mod.rs`, which
-/// calls `$fewest`.
-macro_rules! fewest_counter {
-    ($fewest:ident, $level:ident, $(#[$attr:meta])*) => {
-        impl<const W: usize> Pack<W> {
-            /// Counts the packings below `s` (the restricted piece placed),
-            /// adding every placement made to `total.nodes`.
-            $(#[$attr])*
-            pub(super) fn $fewest(&self, s: &mut Packing<W>, rule: Rule, total: &mut SubtreeCount) {
-                let mut buf = Vec::with_capacity(4 * self.masks.len());
-                let counts = self.fitting(s, &mut buf);
-                let end = buf.len();
-                self.$level(s, &mut buf, 0..end, counts, rule, total);
+    /// Counts the packings below `s` (the restricted piece placed), adding
+    /// every placement made to `total.nodes`.
+    pub(super) fn count_fewest(&self, s: &mut Packing<W>, rule: Rule, total: &mut SubtreeCount) {
+        let mut buf = Vec::with_capacity(4 * self.masks.len());
+        let counts = self.fitting(s, &mut buf);
+        let end = buf.len();
+        self.fewest_level(s, &mut buf, 0..end, counts, rule, total);
+    }
+
+    /// One level: `buf[level]` holds the placements that fit `s`, with
+    /// their `counts`.
+    fn fewest_level(
+        &self,
+        s: &mut Packing<W>,
+        buf: &mut Vec<Fit<W>>,
+        level: std::ops::Range<usize>,
+        counts: Counts<W>,
+        rule: Rule,
+        total: &mut SubtreeCount,
+    ) {
+        let (from, to) = (level.start, level.end);
+        let Some(cell) = self.fewest_cell(s, &buf[from..to], &counts) else {
+            return;
+        };
+        let (min, gcd) = self.limits(&s.left);
+        for i in from..to {
+            let Fit { mask, p, kind } = buf[i];
+            if !bits::test(&mask, cell) || !self.fillable_after(s, p, &mask, min, gcd) {
+                continue;
             }
-
-            /// One level: `buf[level]` holds the placements that fit `s`,
-            /// with their `counts`.
-            $(#[$attr])*
-            fn $level(
-                &self,
-                s: &mut Packing<W>,
-                buf: &mut Vec<Fit<W>>,
-                level: std::ops::Range<usize>,
-                counts: Counts<W>,
-                rule: Rule,
-                total: &mut SubtreeCount,
-            ) {
-                let (from, to) = (level.start, level.end);
-                let Some(cell) = self.fewest_cell(s, &buf[from..to], &counts) else {
-                    return;
+            self.place(s, p);
+            total.nodes += 1;
+            if bits::is_zero(&s.empty) {
+                total.solutions += self.leaf_weight(s, rule);
+            } else {
+                // The child's list: this one's, less the placements that
+                // meet the piece just placed, and its kind's when no copy
+                // is left (every other entry still fits).
+                let gone = if s.left[kind as usize] == 0 {
+                    kind
+                } else {
+                    u8::MAX
                 };
-                let (min, gcd) = self.limits(&s.left);
-                for i in from..to {
-                    let Fit { mask, p, kind } = buf[i];
-                    if !bits::test(&mask, cell) || !self.fillable_after(s, p, &mask, min, gcd) {
-                        continue;
+                let start = buf.len();
+                let mut child = Counts::new();
+                for j in from..to {
+                    let f = buf[j];
+                    if f.kind != gone && bits::is_zero(&bits::and(&f.mask, &mask)) {
+                        buf.push(f);
+                        child.add(&f.mask, f.kind);
                     }
-                    self.place(s, p);
-                    total.nodes += 1;
-                    if bits::is_zero(&s.empty) {
-                        total.solutions += self.leaf_weight(s, rule);
-                    } else {
-                        // The child's list: this one's, less the placements
-                        // that meet the piece just placed, and its kind's
-                        // when no copy is left (every other entry still
-                        // fits).
-                        let gone = if s.left[kind as usize] == 0 {
-                            kind
-                        } else {
-                            u8::MAX
-                        };
-                        let start = buf.len();
-                        let mut child = Counts::new();
-                        for j in from..to {
-                            let f = buf[j];
-                            if f.kind != gone && bits::is_zero(&bits::and(&f.mask, &mask)) {
-                                buf.push(f);
-                                child.add(&f.mask, f.kind);
-                            }
-                        }
-                        let end = buf.len();
-                        self.$level(s, buf, start..end, child, rule, total);
-                        buf.truncate(start);
-                    }
-                    self.unplace(s, p);
                 }
+                let end = buf.len();
+                self.fewest_level(s, buf, start..end, child, rule, total);
+                buf.truncate(start);
             }
+            self.unplace(s, p);
         }
-    };
+    }
 }
-
-fewest_counter!(count_fewest_base, fewest_level_base,);
-#[cfg(target_arch = "x86_64")]
-fewest_counter!(
-    count_fewest_v3,
-    fewest_level_v3,
-    #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
-);
 
 #[cfg(test)]
 mod test {

@@ -44,7 +44,6 @@ pub mod verify;
 mod walk;
 
 use crate::engine::SubtreeCount;
-use crate::engine::simd::{self, Level};
 use crate::problems::PuzzleError;
 use bits::Bits;
 use figure::Figure;
@@ -515,7 +514,7 @@ impl<const W: usize> Pack<W> {
 
     /// Whether every empty region touching `seeds` could still be filled by
     /// pieces of at least `min` cells whose sizes share the divisor `gcd`.
-    #[inline(always)]
+    #[inline]
     fn regions_ok(&self, empty: &Bits<W>, seeds: &Bits<W>, min: u32, gcd: u32) -> bool {
         let mut seeds = bits::and(seeds, empty);
         while !bits::is_zero(&seeds) {
@@ -675,111 +674,57 @@ impl<const W: usize> Pack<W> {
 
     /// Counts, in place, the nodes and solutions strictly below `s` in a
     /// walk by `rule`: the same tree as the walk's moves, without a cursor.
-    /// On a processor with x86-64-v3 (and `HYSOLVE_SIMD` not below `avx2`)
-    /// the counter compiled for it runs: the same code, the same tree,
-    /// 5 to 8 % faster (`bench-results/README.md`, "Portable speed").
     fn count_below(&self, s: &mut Packing<W>, rule: Rule, total: &mut SubtreeCount) {
-        #[cfg(target_arch = "x86_64")]
-        if simd::level() >= Level::Avx2 {
-            assert!(
-                simd::detected() >= Level::Avx2,
-                "the x86-64-v3 counter needs AVX2, BMI1, BMI2, LZCNT and POPCNT"
-            );
-            // SAFETY: `count_below_v3` is compiled for x86-64-v3 (AVX2,
-            // BMI1, BMI2, LZCNT, POPCNT); the assert above has just checked
-            // that this processor has each (`simd::detected` asks for them).
-            return unsafe { self.count_below_v3(s, rule, total) };
+        if rule == Rule::Plain || !self.restricted_left(s) {
+            return if self.fewest {
+                self.count_fewest(s, rule, total)
+            } else {
+                self.count_below_lowest(s, rule, total)
+            };
         }
-        self.count_below_base(s, rule, total)
+        let (min, gcd) = self.limits(&s.left);
+        for &p in &self.restricted_first {
+            if self.fits(s, p, min, gcd) {
+                self.count_child(s, p, rule, total);
+            }
+        }
     }
-}
 
-/// The in-place counter, written once and compiled once per instruction
-/// set: `$below`, `$child` and `$lowest` call each other and `$fewest`
-/// (3D, `fewest.rs`), all carrying the attributes given.
-macro_rules! counter {
-    (
-        $below:ident, $child:ident, $lowest:ident, $fewest:ident,
-        [$(#[$attr:meta])*], [$(#[$child_attr:meta])*]
-    ) => {
-        impl<const W: usize> Pack<W> {
-            $(#[$attr])*
-            fn $below(&self, s: &mut Packing<W>, rule: Rule, total: &mut SubtreeCount) {
-                if rule == Rule::Plain || !self.restricted_left(s) {
-                    return if self.fewest {
-                        self.$fewest(s, rule, total)
-                    } else {
-                        self.$lowest(s, rule, total)
-                    };
-                }
-                let (min, gcd) = self.limits(&s.left);
-                for &p in &self.restricted_first {
-                    if self.fits(s, p, min, gcd) {
-                        self.$child(s, p, rule, total);
-                    }
-                }
+    /// Counts the child of `s` that placement `p` makes, and all below it.
+    #[inline(always)]
+    fn count_child(&self, s: &mut Packing<W>, p: u32, rule: Rule, total: &mut SubtreeCount) {
+        self.place(s, p);
+        total.nodes += 1;
+        if bits::is_zero(&s.empty) {
+            total.solutions += self.leaf_weight(s, rule);
+        } else {
+            self.count_below(s, rule, total);
+        }
+        self.unplace(s, p);
+    }
+
+    /// [`Pack::count_below`] branching on the lowest empty cell: the same
+    /// children in the same order as [`Pack::branch`] and [`Pack::fits`]
+    /// give, a used piece's placements skipped in one step.
+    fn count_below_lowest(&self, s: &mut Packing<W>, rule: Rule, total: &mut SubtreeCount) {
+        let Some(lowest) = bits::lowest(&s.empty) else {
+            return;
+        };
+        let (min, gcd) = self.limits(&s.left);
+        let (a, b) = self.cell_runs[lowest];
+        for &(kind, start, end) in &self.runs[a as usize..b as usize] {
+            if s.left[kind as usize] == 0 {
+                continue;
             }
-
-            /// Counts the child of `s` that placement `p` makes, and all
-            /// below it.
-            $(#[$child_attr])*
-            fn $child(&self, s: &mut Packing<W>, p: u32, rule: Rule, total: &mut SubtreeCount) {
-                self.place(s, p);
-                total.nodes += 1;
-                if bits::is_zero(&s.empty) {
-                    total.solutions += self.leaf_weight(s, rule);
-                } else {
-                    self.$below(s, rule, total);
-                }
-                self.unplace(s, p);
-            }
-
-            /// The counter branching on the lowest empty cell: the same
-            /// children in the same order as [`Pack::branch`] and
-            /// [`Pack::fits`] give, a used piece's placements skipped in
-            /// one step.
-            $(#[$attr])*
-            fn $lowest(&self, s: &mut Packing<W>, rule: Rule, total: &mut SubtreeCount) {
-                let Some(lowest) = bits::lowest(&s.empty) else {
-                    return;
-                };
-                let (min, gcd) = self.limits(&s.left);
-                let (a, b) = self.cell_runs[lowest];
-                for &(kind, start, end) in &self.runs[a as usize..b as usize] {
-                    if s.left[kind as usize] == 0 {
-                        continue;
-                    }
-                    for &p in &self.first[start as usize..end as usize] {
-                        let mask = &self.masks[p as usize];
-                        if bits::is_subset(mask, &s.empty) && self.fillable_after(s, p, mask, min, gcd) {
-                            self.$child(s, p, rule, total);
-                        }
-                    }
+            for &p in &self.first[start as usize..end as usize] {
+                let mask = &self.masks[p as usize];
+                if bits::is_subset(mask, &s.empty) && self.fillable_after(s, p, mask, min, gcd) {
+                    self.count_child(s, p, rule, total);
                 }
             }
         }
-    };
-}
+    }
 
-counter!(
-    count_below_base,
-    count_child_base,
-    count_below_lowest_base,
-    count_fewest_base,
-    [],
-    [#[inline(always)]]
-);
-#[cfg(target_arch = "x86_64")]
-counter!(
-    count_below_v3,
-    count_child_v3,
-    count_below_lowest_v3,
-    count_fewest_v3,
-    [#[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]],
-    [#[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")] #[inline]]
-);
-
-impl<const W: usize> Pack<W> {
     /// The cell -> placement map of a packing, for rendering.
     fn owners(&self, s: &Packing<W>) -> Vec<Option<u32>> {
         let f = &self.layout.figure;
