@@ -310,3 +310,34 @@ fn messages_that_overtake_a_donation_are_held_back_and_the_count_stays_exact() {
         "no message overtook a donation: the test tests nothing"
     );
 }
+
+/// A worker whose task is counted whole when it begins (magic squares cut
+/// their tree at the counter's depth) is busy until that count's time has
+/// passed, and its pool is idle only then: no simulated run beats one
+/// worker's time over the workers (the simulator once finished such tasks
+/// at the step that began them, and predicted 1x16 at efficiency 2.47).
+#[test]
+fn no_configuration_is_predicted_faster_than_its_nodes_allow() {
+    for (ranks, threads) in [(1, 4), (1, 16), (4, 16), (4, 1)] {
+        let out = sim()
+            .args(["--json", "--node-ns", "3000", "--ranks"])
+            .arg(ranks.to_string())
+            .arg("--threads")
+            .arg(threads.to_string())
+            .args(["magic", "examples/magic/empty_4x4.txt"])
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(v["solutions"], 7040);
+        let e = v["efficiency"].as_f64().unwrap();
+        assert!(
+            e > 0.0 && e <= 1.0 + 1e-9,
+            "{ranks}x{threads}: efficiency {e}"
+        );
+    }
+}

@@ -34,6 +34,13 @@ enum State<N> {
     Waking,
     /// Walking a task (its next step is scheduled).
     Walking(Task<N>),
+    /// Has walked the whole task, and is charged until its next step,
+    /// where the task is finished: a worker's pool accounts change at the
+    /// virtual time its work ends, not at the step that charged the work
+    /// (a walk that ends in one step can be a whole subtree counted by a
+    /// specialised counter: finished at once, the pool would count it done
+    /// before its time, and report the rank idle early).
+    Walked(Task<N>),
 }
 
 struct Worker<'p, P: Problem> {
@@ -310,7 +317,7 @@ impl<'p, P: Problem> VirtualPool<'p, P> {
     pub(super) fn walking(&self) -> usize {
         self.workers
             .iter()
-            .filter(|w| matches!(w.state, State::Walking(_)))
+            .filter(|w| matches!(w.state, State::Walking(_) | State::Walked(_)))
             .count()
     }
 
@@ -351,6 +358,7 @@ impl<'p, P: Problem> VirtualPool<'p, P> {
         let state = std::mem::replace(&mut self.workers[index].state, State::Parked);
         let task = match state {
             State::Walking(task) => task,
+            State::Walked(task) => return self.finish(index, task, now, 0),
             State::Parked | State::Waking => {
                 let Some((task, stolen)) = self.find_task(index) else {
                     self.park(index);
@@ -364,19 +372,28 @@ impl<'p, P: Problem> VirtualPool<'p, P> {
                 let (more, walked) = self.walk(index, &task, now, true);
                 cost += walked;
                 if !more {
-                    return self.finish(index, task, now, cost);
+                    return Some(self.charge(index, State::Walked(task), now, cost));
                 }
                 task
             }
         };
         let (more, walked) = self.walk(index, &task, now, false);
         cost += walked.max(1);
-        if more {
-            self.workers[index].busy_ns += cost;
-            self.workers[index].state = State::Walking(task);
-            return Some(now + cost);
-        }
-        self.finish(index, task, now, cost)
+        let next = if more {
+            State::Walking(task)
+        } else {
+            State::Walked(task)
+        };
+        Some(self.charge(index, next, now, cost))
+    }
+
+    /// Worker `index` is busy from `now` for `cost`, then goes on in
+    /// `state`: returns when its next step is due.
+    fn charge(&mut self, index: usize, state: State<P::Node>, now: Ns, cost: Ns) -> Ns {
+        let w = &mut self.workers[index];
+        w.busy_ns += cost;
+        w.state = state;
+        now + cost.max(1)
     }
 
     /// Begins (`first`) or resumes the walk of `task` for a quantum.
@@ -427,16 +444,15 @@ impl<'p, P: Problem> VirtualPool<'p, P> {
         // first, as the real worker does without going idle).
         match self.shared.deques[index].pop_back() {
             Some(next) if !self.shared.stop => {
-                // Begun now; walked on at the next step.
+                // Begun now; walked on at the next step (or, a leaf or a
+                // subtree counted whole, finished there).
                 let (more, cost) = self.walk(index, &next, end, true);
-                if !more {
-                    // A leaf: finished at once.
-                    return self.finish(index, next, end, cost);
-                }
-                let w = &mut self.workers[index];
-                w.busy_ns += cost;
-                w.state = State::Walking(next);
-                Some(end + cost.max(1))
+                let state = if more {
+                    State::Walking(next)
+                } else {
+                    State::Walked(next)
+                };
+                Some(self.charge(index, state, end, cost))
             }
             Some(next) => {
                 self.shared.deques[index].push_back(next);
