@@ -117,6 +117,18 @@ fn sim() -> Command {
     Command::new(common::workspace_bin("hysolve-sim"))
 }
 
+/// Runs `cmd` (a `hysolve-sim --json` command), which must succeed, and
+/// returns its JSON.
+fn sim_json(cmd: &mut Command) -> serde_json::Value {
+    let out = cmd.output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
 #[test]
 fn hysolve_sim_takes_a_puzzle_and_prints_json() {
     let out = sim()
@@ -241,19 +253,13 @@ fn a_rank_killed_at_30_percent_leaves_a_checkpoint_that_resumes_exactly() {
         (r["solutions"].as_u64(), r["nodes"].as_u64()),
         (Some(T1.0), Some(T1.1))
     );
-    let resumed = sim()
-        .args(shape)
-        .arg("--resume")
-        .arg(&copy)
-        .args(["--json", "uts", "--tree", "T1"])
-        .output()
-        .unwrap();
-    assert!(
-        resumed.status.success(),
-        "{}",
-        String::from_utf8_lossy(&resumed.stderr)
+    let s = sim_json(
+        sim()
+            .args(shape)
+            .arg("--resume")
+            .arg(&copy)
+            .args(["--json", "uts", "--tree", "T1"]),
     );
-    let s: serde_json::Value = serde_json::from_slice(&resumed.stdout).unwrap();
     assert_eq!(
         (s["solutions"].as_u64(), s["nodes"].as_u64()),
         (Some(T1.0), Some(T1.1))
@@ -275,29 +281,16 @@ fn messages_that_overtake_a_donation_are_held_back_and_the_count_stays_exact() {
     let mut held = 0;
     for seed in 1..=4 {
         let ckpt = dir.path().join(format!("t3-{seed}.ckpt"));
-        let out = sim()
-            .args([
-                "--json",
-                "--ranks",
-                "64",
-                "--threads",
-                "1",
-                "--jitter",
-                "100",
-            ])
-            .args(["--network", "ethernet", "--node-ns", "20", "--seed"])
-            .arg(seed.to_string())
-            .arg("--checkpoint")
-            .arg(&ckpt)
-            .args(["--checkpoint-every", "0.001", "uts", "--tree", "T3"])
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
+        let v = sim_json(
+            sim()
+                .args(["--json", "--ranks", "64", "--threads", "1"])
+                .args(["--jitter", "100", "--network", "ethernet"])
+                .args(["--node-ns", "20", "--seed"])
+                .arg(seed.to_string())
+                .arg("--checkpoint")
+                .arg(&ckpt)
+                .args(["--checkpoint-every", "0.001", "uts", "--tree", "T3"]),
         );
-        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
         assert_eq!(
             (v["solutions"].as_u64(), v["nodes"].as_u64()),
             (Some(T3.0), Some(T3.1)),
@@ -319,20 +312,14 @@ fn messages_that_overtake_a_donation_are_held_back_and_the_count_stays_exact() {
 #[test]
 fn no_configuration_is_predicted_faster_than_its_nodes_allow() {
     for (ranks, threads) in [(1, 4), (1, 16), (4, 16), (4, 1)] {
-        let out = sim()
-            .args(["--json", "--node-ns", "3000", "--ranks"])
-            .arg(ranks.to_string())
-            .arg("--threads")
-            .arg(threads.to_string())
-            .args(["magic", "examples/magic/empty_4x4.txt"])
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
+        let v = sim_json(
+            sim()
+                .args(["--json", "--node-ns", "3000", "--ranks"])
+                .arg(ranks.to_string())
+                .arg("--threads")
+                .arg(threads.to_string())
+                .args(["magic", "examples/magic/empty_4x4.txt"]),
         );
-        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
         assert_eq!(v["solutions"], 7040);
         let e = v["efficiency"].as_f64().unwrap();
         assert!(
