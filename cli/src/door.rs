@@ -85,10 +85,10 @@ pub trait Job {
         calibrate: Option<Duration>,
         adjust: &dyn Fn(&mut sim::Costs),
     ) -> Result<SimReport, SimError>;
-    /// The cost of a node in `mode`, measured on this machine for about
-    /// `budget` (as [`Job::simulate`] measures it); `None` for a job that
-    /// searches nothing.
-    fn node_ns(&self, _mode: hysolve::engine::Mode, _budget: Duration) -> Option<f64> {
+    /// The cost of a node in `mode` in whole nanoseconds (at least 1),
+    /// measured on this machine for about `budget`, as [`Job::simulate`]
+    /// measures it; `None` for a job that searches nothing.
+    fn node_ns(&self, _mode: hysolve::engine::Mode, _budget: Duration) -> Option<u64> {
         None
     }
 }
@@ -151,14 +151,15 @@ impl<P: Problem> Job for Typed<P> {
         adjust: &dyn Fn(&mut sim::Costs),
     ) -> Result<SimReport, SimError> {
         if let Some(budget) = calibrate {
-            let ns = sim::calibrate(&*self.problem, config.mode, budget);
-            config.costs = sim::Costs::with_node_ns(ns.round().max(1.0) as u64);
+            let ns = self.node_ns(config.mode, budget).expect("a search");
+            config.costs = sim::Costs::with_node_ns(ns);
             adjust(&mut config.costs);
         }
         sim::simulate(&self.problem, &config)
     }
-    fn node_ns(&self, mode: hysolve::engine::Mode, budget: Duration) -> Option<f64> {
-        Some(sim::calibrate(&*self.problem, mode, budget))
+    fn node_ns(&self, mode: hysolve::engine::Mode, budget: Duration) -> Option<u64> {
+        let ns = sim::calibrate(&*self.problem, mode, budget);
+        Some(ns.round().max(1.0) as u64)
     }
 }
 

@@ -21,7 +21,7 @@ use std::collections::VecDeque;
 /// Messages from ranks, in an order the master may handle them.
 pub(super) struct CausalOrder {
     /// Per rank: the `Donated` naming it handled so far.
-    announced: Vec<u32>,
+    announced: Vec<u64>,
     /// Per rank: its messages held back, oldest first.
     held: Vec<VecDeque<Message>>,
 }
@@ -78,7 +78,7 @@ mod test {
     use super::*;
     use crate::engine::Tally;
 
-    fn ask(after: u32) -> Message {
+    fn ask(after: u64) -> Message {
         Message::AskForWork {
             tally: Tally::default(),
             after,

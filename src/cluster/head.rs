@@ -418,7 +418,7 @@ mod test {
         let send = |wires: &mut Vec<VecDeque<Message>>, from: usize, to: usize, m: Message| {
             wires[from * size + to].push_back(m)
         };
-        let ask = |after: u32| Message::AskForWork {
+        let ask = |after: u64| Message::AskForWork {
             tally: Tally::default(),
             after,
         };
@@ -430,7 +430,7 @@ mod test {
         }
         // Per rank: pieces held, donations received, asks sent, totals.
         let mut held: Vec<VecDeque<Piece>> = vec![VecDeque::new(); size];
-        let mut received = vec![0u32; size];
+        let mut received = vec![0u64; size];
         let mut asks = vec![1u64; size];
         let mut done = vec![SubtreeTotals::default(); size];
         let mut rng = seed.max(1);

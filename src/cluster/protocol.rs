@@ -16,7 +16,7 @@ use serde::{Deserialize, Serialize};
 pub(super) enum Message {
     /// Rank -> master: every task this rank was given is finished. Carries
     /// the rank's running totals for the progress display.
-    AskForWork { tally: Tally, after: u32 },
+    AskForWork { tally: Tally, after: u64 },
     /// Rank -> master, about once a second while the rank works: its
     /// running totals, for the progress display. Changes nothing else.
     Progress(Tally),
@@ -45,7 +45,7 @@ pub(super) enum Message {
         thief: u32,
         pieces: u32,
         units: Vec<Prefix>,
-        after: u32,
+        after: u64,
     },
     /// Rank -> master: solutions found (modes that keep solutions), with
     /// checkpoints on, tagged with the unit they belong to.
@@ -55,7 +55,7 @@ pub(super) enum Message {
     },
     /// Rank -> master, with checkpoints on: the rank holds no more of a unit
     /// (it sent the `Donated` of any pieces it split off before this).
-    UnitDone { report: UnitReport, after: u32 },
+    UnitDone { report: UnitReport, after: u64 },
     /// Rank -> master, optimisation: a solution better than any the rank
     /// knew of (found there or told by the master): its objective and text.
     Improved { value: u64, text: String },
@@ -138,7 +138,7 @@ impl Message {
 
     /// How many donations the sender had received when it sent this, for
     /// the messages the master orders after them (see `causal.rs`).
-    pub(super) fn after(&self) -> Option<u32> {
+    pub(super) fn after(&self) -> Option<u64> {
         match self {
             Message::AskForWork { after, .. }
             | Message::Donated { after, .. }
@@ -208,7 +208,7 @@ mod test {
                 thief: 7,
                 pieces: 3,
                 units: vec![Prefix(vec![0, 1]), Prefix(vec![2, 2])],
-                after: u32::MAX,
+                after: u64::MAX,
             },
             Message::UnitDone {
                 report: UnitReport {

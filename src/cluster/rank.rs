@@ -85,8 +85,6 @@ pub(crate) struct RankState<P: Problem, W: Workers<P::Node>> {
     /// The thief this rank was asked to donate to and has not yet: its
     /// pool's next `Donated` or its `AskForWork` answers.
     owes_donation: Option<usize>,
-    /// `Donation`s received (the `after` of its messages to the master).
-    donations: u32,
     /// The depth of the initial prefixes, from the last work received.
     initial_depth: u32,
     /// With checkpoints: a `Donated` names the unit of each piece.
@@ -115,7 +113,6 @@ impl<P: Problem, W: Workers<P::Node>> RankState<P, W> {
             workers: Some(workers),
             busy: true,
             owes_donation: None,
-            donations: 0,
             initial_depth: 0,
             track_units,
             terminated: false,
@@ -178,7 +175,7 @@ impl<P: Problem, W: Workers<P::Node>> RankState<P, W> {
         self.last_progress = now;
         let ask = Message::AskForWork {
             tally: self.progress(),
-            after: self.donations,
+            after: self.report.donations_received,
         };
         out.push((0, ask));
     }
@@ -197,7 +194,7 @@ impl<P: Problem, W: Workers<P::Node>> RankState<P, W> {
             thief: thief as u32,
             pieces: pieces.len() as u32,
             units,
-            after: self.donations,
+            after: self.report.donations_received,
         };
         let initial_depth = self.initial_depth;
         out.push((
@@ -226,7 +223,7 @@ impl<P: Problem, W: Workers<P::Node>> RankState<P, W> {
                 out.push((0, Message::Solutions { unit, texts }));
             }
             PoolEvent::UnitDone(report) => {
-                let after = self.donations;
+                let after = self.report.donations_received;
                 out.push((0, Message::UnitDone { report, after }));
             }
             PoolEvent::Idle => self.go_idle(now, out),
@@ -261,7 +258,6 @@ impl<P: Problem, W: Workers<P::Node>> RankState<P, W> {
         pieces: Vec<Piece>,
         initial_depth: u32,
     ) -> Result<(), RunError> {
-        self.donations += 1;
         self.report.donations_received += 1;
         self.on_work(pieces, initial_depth)
     }
@@ -414,14 +410,11 @@ mod test {
         RankState::new(q, Mode::Count, r, fake, RankReport::default(), true)
     }
 
-    fn work(n: usize) -> Message {
-        let pieces = (0..n)
+    /// `n` prefixes of one move, as `Work` of initial depth 1 carries them.
+    fn pieces(n: usize) -> Vec<Piece> {
+        (0..n)
             .map(|i| Piece::named(Prefix(vec![i as u32])))
-            .collect();
-        Message::Work {
-            pieces,
-            initial_depth: 1,
-        }
+            .collect()
     }
 
     fn is_ask(m: &(usize, Message)) -> bool {
@@ -435,14 +428,7 @@ mod test {
         let (now, mut out) = (Instant::now(), Vec::new());
         r.start(now, &mut out);
         assert!(out.len() == 1 && is_ask(&out[0]) && !r.busy());
-        let Message::Work {
-            pieces,
-            initial_depth,
-        } = work(3)
-        else {
-            unreachable!()
-        };
-        r.on_work(pieces, initial_depth).unwrap();
+        r.on_work(pieces(3), 1).unwrap();
         assert!(r.busy());
         assert_eq!(fake.injected.borrow().len(), 3);
         assert_eq!(*fake.depth.borrow(), Some(1));
@@ -469,7 +455,7 @@ mod test {
 
     /// Whether `m` tells the master of a donation of `n` pieces to `thief`
     /// (units named: checkpoints are on), sent after `after` donations.
-    fn is_donated(m: &(usize, Message), thief: usize, n: usize, after: u32) -> bool {
+    fn is_donated(m: &(usize, Message), thief: usize, n: usize, after: u64) -> bool {
         matches!(m, (0, Message::Donated { thief: t, pieces, units, after: a })
             if *t as usize == thief && *pieces as usize == n && units.len() == n && *a == after)
     }
@@ -483,10 +469,7 @@ mod test {
         // Idle: the ask already on its way answers; nothing is sent.
         r.on_donate_request(2, 1, now, &mut out);
         assert_eq!(out.len(), 1);
-        let Message::Work { pieces, .. } = work(4) else {
-            unreachable!()
-        };
-        r.on_work(pieces, 1).unwrap();
+        r.on_work(pieces(4), 1).unwrap();
         // Queued tasks taken at once, the pool then idle: the donation to
         // the thief, its announcement to the master, then the ask.
         let q = Queens::new(6, false).unwrap();
@@ -496,10 +479,7 @@ mod test {
         assert!(is_donation(&out[1], 2, 2) && is_donated(&out[2], 2, 2, 0));
         assert!(is_ask(&out[3]));
         // Busy again, nothing to take now: owed, then made by a worker.
-        let Message::Work { pieces, .. } = work(1) else {
-            unreachable!()
-        };
-        r.on_work(pieces, 1).unwrap();
+        r.on_work(pieces(1), 1).unwrap();
         r.on_donate_request(3, 2, now, &mut out);
         assert!(r.owes_donation() && out.len() == 4);
         r.on_event(PoolEvent::Donated(vec![task(2)]), now, &mut out);
@@ -522,10 +502,7 @@ mod test {
         r.start(now, &mut out);
         // A donation from another rank arrives first: the rank works, and
         // its later messages say it received one.
-        let Message::Work { pieces, .. } = work(2) else {
-            unreachable!()
-        };
-        r.on_donation(pieces, 1).unwrap();
+        r.on_donation(pieces(2), 1).unwrap();
         assert!(r.busy() && r.report().donations_received == 1);
         // A request the master made before it had heard the rank's ask
         // (it had handled none of its asks) is void.

@@ -358,7 +358,7 @@ impl<'p, P: Problem> VirtualPool<'p, P> {
         let state = std::mem::replace(&mut self.workers[index].state, State::Parked);
         let task = match state {
             State::Walking(task) => task,
-            State::Walked(task) => return self.finish(index, task, now, 0),
+            State::Walked(task) => return self.finish(index, task, now),
             State::Parked | State::Waking => {
                 let Some((task, stolen)) = self.find_task(index) else {
                     self.park(index);
@@ -414,13 +414,13 @@ impl<'p, P: Problem> VirtualPool<'p, P> {
         (more, cost)
     }
 
-    /// Worker `index` finished `task` in a step begun at `now` that cost
-    /// `cost`: the pool's accounts, then its own deque's next task, or a
-    /// look for work at the step's end.
-    fn finish(&mut self, index: usize, task: Task<P::Node>, now: Ns, cost: Ns) -> Option<Ns> {
-        let end = now + cost.max(1);
+    /// Worker `index` finishes `task` at `now`, the end of the steps that
+    /// walked it (charged already): the pool's accounts, then its own
+    /// deque's next task, or a look for work, from the clock's next
+    /// nanosecond.
+    fn finish(&mut self, index: usize, task: Task<P::Node>, now: Ns) -> Option<Ns> {
+        let end = now + 1;
         let w = &mut self.workers[index];
-        w.busy_ns += cost;
         w.stats.tasks += 1;
         let c = w.searcher.counters();
         let counted = (c.nodes - w.reported.0, c.solutions - w.reported.1);

@@ -221,7 +221,7 @@ fn simulate(m: &ArgMatches) -> Result<(), String> {
         let ns = job
             .node_ns(mode, Duration::from_secs_f64(budget))
             .ok_or("nothing to measure: this command searches nothing")?;
-        println!("{{\"node_ns\": {}}}", ns.round().max(1.0) as u64);
+        println!("{{\"node_ns\": {ns}}}");
         return Ok(());
     }
     let ranks = *m.get_one::<u32>("ranks").expect("default") as usize;
