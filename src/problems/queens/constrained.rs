@@ -18,7 +18,8 @@
 //! rotation check of `symmetry.rs`.
 //!
 //! Three paths, one tree: AVX-512 (F and VPOPCNTDQ) keeps the rows in one
-//! register; elsewhere the same walk runs on an array of 16 rows
+//! register; elsewhere the same walk runs on arrays of 16 rows, one a
+//! depth, with the distance between any two lanes' rows in a table
 //! (`scalar_walk!`), compiled twice: for x86-64-v3 (AVX2, BMI, POPCNT)
 //! and for the build's baseline target (x86-64-v2 on x86-64, set in
 //! `.cargo/config.toml`: what `HYSOLVE_SIMD=none` and aarch64 get). Each
@@ -106,8 +107,15 @@ pub(super) fn count(
         class,
         rows,
         board: *board,
+        levels: [[0; LANES as usize]; LANES as usize],
+        dist: [[0; LANES as usize]; LANES as usize],
         t: Tally::default(),
     };
+    for (a, d) in walk.dist.iter_mut().enumerate() {
+        for (b, d) in d.iter_mut().enumerate() {
+            *d = rows[a].abs_diff(rows[b]) as u8;
+        }
+    }
     match path {
         #[cfg(target_arch = "x86_64")]
         Level::Avx512 => {
@@ -145,6 +153,10 @@ struct Walk {
     /// The row of each lane.
     rows: [i32; LANES as usize],
     board: [u32; 32],
+    /// The distance between the rows of two lanes.
+    dist: [[u8; LANES as usize]; LANES as usize],
+    /// The portable walk's rows left, one array a depth (`scalar_walk!`).
+    levels: [[u32; LANES as usize]; LANES as usize],
     t: Tally,
 }
 
@@ -231,24 +243,28 @@ impl Walk {
     }
 }
 
-/// The walk below on an array of rows, in portable code: `fr[k]` holds the
-/// free squares of lane `k` (0 once its row is filled), `rem` the lanes
-/// left. The same rules as the AVX-512 walk, in the same order.
+/// The walk below on arrays of rows, in portable code: `self.levels[d][k]`
+/// holds the free squares of lane `k` at depth `d` of the walk (lanes not
+/// in `rem` are not read), `rem` the lanes left. A child's rows are written
+/// straight into the next level, so no array is copied on the way down,
+/// and the last child continues the loop one level deeper. The same rules
+/// as the AVX-512 walk, in the same order.
 macro_rules! scalar_walk {
     ($start:ident, $below:ident $(, #[$feature:meta])?) => {
         impl Walk {
             $(#[$feature])?
             fn $start(&mut self, fr: [u32; LANES as usize], rem: u32, unused: u32) {
                 if fits_scalar(&fr, rem, unused) {
-                    self.$below(fr, rem, unused);
+                    self.levels[0] = fr;
+                    self.$below(0, rem, unused);
                 }
             }
 
             $(#[$feature])?
-            fn $below(&mut self, mut fr: [u32; LANES as usize], mut rem: u32, mut unused: u32) {
+            fn $below(&mut self, mut d: usize, mut rem: u32, mut unused: u32) {
                 loop {
-                    let j = fewest(&fr, rem);
-                    let mut f = fr[j as usize];
+                    let j = fewest(&self.levels[d], rem);
+                    let mut f = self.levels[d][j as usize];
                     let row = self.rows[j as usize];
                     let rest = rem & !(1 << j);
                     if rest == 0 {
@@ -257,10 +273,12 @@ macro_rules! scalar_walk {
                     }
                     if rest & (rest - 1) == 0 {
                         let k = rest.trailing_zeros();
-                        let g = fr[k as usize];
+                        let g = self.levels[d][k as usize];
                         self.pair(row, f, self.rows[k as usize], g, unused);
                         return;
                     }
+                    // Two lanes or more are left, so `d + 1` is at most
+                    // `LANES - 2`: every level indexed exists.
                     let mut tail = None;
                     while f != 0 {
                         let bit = f & f.wrapping_neg();
@@ -268,18 +286,18 @@ macro_rules! scalar_walk {
                         self.t.nodes += 1;
                         self.board[row as usize] = bit;
                         // Each row left loses the queen's column and its two
-                        // diagonals (filled rows are 0), with the forward
-                        // check in the same pass: the first row left empty
-                        // ends it, as `fits_scalar` would decide.
-                        let mut next = [0u32; LANES as usize];
+                        // diagonals, with the forward check in the same pass:
+                        // the first row left empty ends it, as `fits_scalar`
+                        // would decide.
                         let mut all = 0;
                         let mut left = rest;
                         while left != 0 {
                             let k = left.trailing_zeros();
                             left &= left - 1;
-                            let d = self.rows[k as usize].abs_diff(row);
-                            let v = fr[k as usize] & !(bit | (bit << d) | (bit >> d));
-                            next[k as usize] = v;
+                            let dist = self.dist[j as usize][k as usize] as u32;
+                            let v = self.levels[d][k as usize]
+                                & !(bit | (bit << dist) | (bit >> dist));
+                            self.levels[d + 1][k as usize] = v;
                             all |= v;
                             if v == 0 {
                                 all = !0;
@@ -288,15 +306,16 @@ macro_rules! scalar_walk {
                         }
                         if all == unused & !bit {
                             if f == 0 {
-                                tail = Some((next, bit));
+                                tail = Some(bit);
                             } else {
-                                self.$below(next, rest, unused & !bit);
+                                self.$below(d + 1, rest, unused & !bit);
                             }
                         }
                     }
-                    let Some((next, bit)) = tail else { return };
-                    // `board[row]` still holds `bit`: it was the last one written.
-                    fr = next;
+                    let Some(bit) = tail else { return };
+                    // `board[row]` still holds `bit`, and `levels[d + 1]` its
+                    // rows: both were the last ones written.
+                    d += 1;
                     rem = rest;
                     unused &= !bit;
                 }
