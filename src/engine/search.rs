@@ -395,7 +395,9 @@ impl<'p, P: Problem> Searcher<'p, P> {
                 continue;
             }
             problem.apply(&mut state, &m);
-            // The visit (as `Visitor::visit`, on the counters in registers).
+            // The visit (as `Visitor::visit`, on the counters in registers:
+            // one function for both, on a struct of these registers, made
+            // `examples/custom_problem 12` 3.5 % slower, 11 runs each).
             let height = levels.len();
             let depth = depth0 + height;
             if depth >= cutoff {
