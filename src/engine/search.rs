@@ -484,6 +484,9 @@ impl<'p, P: Problem> Searcher<'p, P> {
         let mut siblings: Vec<(usize, Vec<Task<P::Node>>)> = Vec::new();
         // The level whose moves were listed last on the scratch state.
         let mut listed = None;
+        // The walk's path (each level's child index), as far as a level
+        // listed needed it.
+        let mut path: Vec<u32> = Vec::new();
         for (l, level) in self.levels.iter().enumerate() {
             if level.done {
                 continue;
@@ -510,7 +513,7 @@ impl<'p, P: Problem> Searcher<'p, P> {
             listed = Some(l);
             let depth = depth0 + l + 1;
             let above = (base.depth() < keep).then(|| {
-                let path: Vec<u32> = self.levels[..l].iter().map(|up| up.given - 1).collect();
+                path.extend(self.levels[path.len()..l].iter().map(|up| up.given - 1));
                 base.join(&path)
             });
             let mut moves = problem.moves(scratch);

@@ -111,11 +111,6 @@ pub(super) fn count(
         dist: [[0; LANES as usize]; LANES as usize],
         t: Tally::default(),
     };
-    for (a, d) in walk.dist.iter_mut().enumerate() {
-        for (b, d) in d.iter_mut().enumerate() {
-            *d = rows[a].abs_diff(rows[b]) as u8;
-        }
-    }
     match path {
         #[cfg(target_arch = "x86_64")]
         Level::Avx512 => {
@@ -153,7 +148,8 @@ struct Walk {
     /// The row of each lane.
     rows: [i32; LANES as usize],
     board: [u32; 32],
-    /// The distance between the rows of two lanes.
+    /// The distance between the rows of two lanes (the portable walk's,
+    /// made by its start).
     dist: [[u8; LANES as usize]; LANES as usize],
     /// The portable walk's rows left, one array a depth (`scalar_walk!`).
     levels: [[u32; LANES as usize]; LANES as usize],
@@ -255,6 +251,11 @@ macro_rules! scalar_walk {
             $(#[$feature])?
             fn $start(&mut self, fr: [u32; LANES as usize], rem: u32, unused: u32) {
                 if fits_scalar(&fr, rem, unused) {
+                    for (a, d) in self.dist.iter_mut().enumerate() {
+                        for (b, d) in d.iter_mut().enumerate() {
+                            *d = self.rows[a].abs_diff(self.rows[b]) as u8;
+                        }
+                    }
                     self.levels[0] = fr;
                     self.$below(0, rem, unused);
                 }
