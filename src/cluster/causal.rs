@@ -82,6 +82,7 @@ mod test {
         Message::AskForWork {
             tally: Tally::default(),
             after,
+            dealt: 0,
         }
     }
 

@@ -34,6 +34,11 @@ pub struct RunConfig {
     /// threads counts as `ceil(sqrt(T))` workers (see
     /// [`RunConfig::initial_prefixes`]).
     pub prefixes_per_worker: usize,
+    /// How many of a rank's workers must be idle, with nothing to steal,
+    /// before the rank tells the master it would take more work while it
+    /// still holds some (`Hungry`); 0: a rank asks only once it runs dry.
+    /// `None` [default]: [`RunConfig::hunger_threshold`]'s rule.
+    pub hunger: Option<usize>,
     /// When the input was parsed: `wall_s` counts from here [default: when
     /// the configuration was made].
     pub started: Instant,
@@ -117,6 +122,7 @@ impl std::fmt::Debug for RunConfig {
             .field("mode", &self.mode)
             .field("threads", &self.threads)
             .field("prefixes_per_worker", &self.prefixes_per_worker)
+            .field("hunger", &self.hunger)
             .field("limit", &self.limit)
             .field("at_least", &self.at_least)
             .field("checkpoint", &self.checkpoint)
@@ -133,6 +139,7 @@ impl RunConfig {
             mode,
             threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
             prefixes_per_worker: DEFAULT_PREFIXES_PER_WORKER,
+            hunger: None,
             started: Instant::now(),
             limit: None,
             at_least: None,
@@ -154,6 +161,26 @@ impl RunConfig {
     pub fn prefixes_per_worker(mut self, n: usize) -> Self {
         self.prefixes_per_worker = n;
         self
+    }
+
+    /// How many idle workers make a rank hungry (see [`RunConfig::hunger`];
+    /// 0: never, it asks only when dry).
+    pub fn hunger(mut self, workers: usize) -> Self {
+        self.hunger = Some(workers);
+        self
+    }
+
+    /// The idle workers, with nothing to steal, at which a rank that
+    /// still holds work tells the master it would take more: as
+    /// [`RunConfig::hunger`] says, or by default a quarter of the rank's
+    /// threads on ranks of 4 or more, and never on smaller ones (their
+    /// one or two idle workers are served by the ask a moment later).
+    pub fn hunger_threshold(&self) -> usize {
+        match self.hunger {
+            Some(n) => n,
+            None if self.threads >= 4 => self.threads.div_ceil(4),
+            None => 0,
+        }
     }
 
     /// The initial prefixes the master aims for over `ranks` ranks:

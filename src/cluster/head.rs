@@ -160,7 +160,10 @@ impl<'a> Head<'a> {
         out: &mut Outbox,
     ) -> Result<Option<usize>, RunError> {
         match msg {
-            Message::AskForWork { tally, .. } => self.master.on_ask(from, tally, now, out),
+            Message::AskForWork { tally, dealt, .. } => {
+                self.master.on_ask(from, tally, dealt, now, out);
+            }
+            Message::Hungry { .. } => self.master.on_hungry(from, now, out),
             Message::Progress(tally) => self.master.on_progress(from, tally),
             Message::Donated {
                 thief,
@@ -418,12 +421,13 @@ mod test {
         let send = |wires: &mut Vec<VecDeque<Message>>, from: usize, to: usize, m: Message| {
             wires[from * size + to].push_back(m)
         };
-        let ask = |after: u64| Message::AskForWork {
+        let ask = |after: u64, dealt: u64| Message::AskForWork {
             tally: Tally::default(),
             after,
+            dealt,
         };
         for r in 0..size {
-            send(&mut wires, r, 0, ask(0));
+            send(&mut wires, r, 0, ask(0, 0));
         }
         for (to, m) in out.drain(..) {
             send(&mut wires, 0, to, m);
@@ -432,6 +436,9 @@ mod test {
         let mut held: Vec<VecDeque<Piece>> = vec![VecDeque::new(); size];
         let mut received = vec![0u64; size];
         let mut asks = vec![1u64; size];
+        // `Work` and `Donation` messages received; a `Hungry` is out.
+        let mut dealt = vec![0u64; size];
+        let mut hungry = vec![false; size];
         let mut done = vec![SubtreeTotals::default(); size];
         let mut rng = seed.max(1);
         let mut steps = 0;
@@ -449,8 +456,15 @@ mod test {
             rng ^= rng << 17;
             let pick = (rng % (2 * size * size) as u64) as usize;
             if pick >= size * size {
-                // A rank searches one piece; with none left, it asks.
+                // A rank searches one piece; with none left, it asks. Or,
+                // holding some (one draw in 8), it says it is hungry.
                 let r = pick % size;
+                if rng >> 61 == 0 && !held[r].is_empty() && !hungry[r] {
+                    hungry[r] = true;
+                    let after = received[r];
+                    send(&mut wires, r, 0, Message::Hungry { after });
+                    continue;
+                }
                 if let Some(piece) = held[r].pop_front() {
                     let task = piece.task(&q, Mode::Count).unwrap();
                     let mut state = q.state(Mode::Count);
@@ -460,7 +474,8 @@ mod test {
                     done[r].solutions += c.solutions;
                     if held[r].is_empty() {
                         asks[r] += 1;
-                        send(&mut wires, r, 0, ask(received[r]));
+                        hungry[r] = false;
+                        send(&mut wires, r, 0, ask(received[r], dealt[r]));
                     }
                 }
                 continue;
@@ -470,9 +485,15 @@ mod test {
                 continue;
             };
             match msg {
-                Message::Work { pieces, .. } => held[to].extend(pieces),
+                Message::Work { pieces, .. } => {
+                    dealt[to] += 1;
+                    hungry[to] = false;
+                    held[to].extend(pieces);
+                }
                 Message::Donation { pieces, .. } => {
                     received[to] += 1;
+                    dealt[to] += 1;
+                    hungry[to] = false;
                     held[to].extend(pieces);
                 }
                 Message::DonateRequest { thief, asks: seen } => {
@@ -493,7 +514,8 @@ mod test {
                         send(&mut wires, to, 0, donated);
                         if held[to].is_empty() {
                             asks[to] += 1;
-                            send(&mut wires, to, 0, ask(received[to]));
+                            hungry[to] = false;
+                            send(&mut wires, to, 0, ask(received[to], dealt[to]));
                         }
                     }
                     // Otherwise its ask, sent or to come, answers.

@@ -132,6 +132,7 @@ impl<'a, P: Problem, T: Transport> Manager<'a, P, T> {
             config.threads,
             tx,
             config.checkpoint.is_some(),
+            config.hunger_threshold(),
         );
         if let Some(target) = config.at_least {
             pool.raise_floor(target);

@@ -15,6 +15,12 @@ pub(super) type Outbox = Vec<(usize, Message)>;
 struct RankState {
     /// Sent `AskForWork` and has not been served since.
     waiting: bool,
+    /// Sent `Hungry` (it holds work, but would take more) and has been
+    /// neither served since nor become waiting.
+    hungry: bool,
+    /// `Work` sent to it, and `Donated` handled naming it: the deals it
+    /// will have received (an `AskForWork` that says fewer crossed one).
+    deals_to: u64,
     /// Was asked to donate and has answered neither with a `Donated` nor
     /// with an `AskForWork` (which says it has nothing left to give).
     owes_donation: bool,
@@ -35,8 +41,10 @@ struct RankState {
     served_time: Option<Instant>,
     /// When the donation it owes was asked for.
     asked_time: Option<Instant>,
-    /// In the master's queue of ranks to serve.
+    /// In the master's queue of waiting ranks to serve.
     queued: bool,
+    /// In the master's queue of hungry ranks to serve.
+    fed_queued: bool,
 }
 
 /// A victim must have worked for this many donation round trips since it
@@ -65,6 +73,8 @@ pub struct MasterStats {
     /// Messages from a thief held back until the `Donated` of a donation
     /// it had received (they overtook it; see `causal.rs`).
     pub held_back: u64,
+    /// `Hungry` messages handled (from ranks that still held work).
+    pub hungers: u64,
     /// Optimisation: `Improved` messages received that improved on the
     /// incumbent (the others came too late to).
     pub improvements: u64,
@@ -83,9 +93,16 @@ pub(super) struct Master {
     /// Waiting ranks with no donation asked for them, in the order they
     /// asked (entries of ranks since served or given a victim are skipped).
     to_serve: VecDeque<usize>,
+    /// Hungry ranks with no donation asked for them, in the order they
+    /// said so: served after every waiting rank.
+    to_feed: VecDeque<usize>,
     waiting: usize,
-    /// Busy ranks that owe no donation: the possible victims.
+    /// Busy ranks that owe no donation: the possible victims of a
+    /// waiting thief.
     victims: BTreeSet<VictimKey>,
+    /// Those of them that are not hungry: the possible victims of a
+    /// hungry thief.
+    sated: BTreeSet<VictimKey>,
     limit: Option<u64>,
     found: u64,
     /// Optimisation: the least objective that improves on the incumbent.
@@ -118,9 +135,11 @@ impl Master {
             pool: initial.into(),
             ranks: vec![RankState::default(); ranks],
             to_serve: VecDeque::new(),
+            to_feed: VecDeque::new(),
             waiting: 0,
             // Every rank starts busy (see above).
             victims: (0..ranks).map(|r| (0, r)).collect(),
+            sated: (0..ranks).map(|r| (0, r)).collect(),
             limit,
             found: 0,
             floor: 0,
@@ -168,18 +187,48 @@ impl Master {
         self.pool.len()
     }
 
-    pub(super) fn on_ask(&mut self, from: usize, tally: Tally, now: Instant, out: &mut Outbox) {
+    /// `AskForWork` from `from`, which had received `dealt` deals (`Work`
+    /// and `Donation`) when it asked.
+    pub(super) fn on_ask(
+        &mut self,
+        from: usize,
+        tally: Tally,
+        dealt: u64,
+        now: Instant,
+        out: &mut Outbox,
+    ) {
         // An `AskForWork` also answers a donation request: the rank has
         // nothing left, and any donation it made arrived before this.
         self.release_thief(from);
-        if !self.ranks[from].waiting {
+        // An ask that crossed work dealt to a hungry rank is not its last:
+        // that work reaches it after the ask, and it asks again once it
+        // is done (see README.md, "Hunger").
+        let crossed = dealt < self.ranks[from].deals_to;
+        if !crossed && !self.ranks[from].waiting {
             self.waiting += 1;
         }
         self.update(from, |r| {
-            r.waiting = true;
+            if !crossed {
+                r.waiting = true;
+                r.hungry = false;
+            }
             r.tally = tally;
             r.asks += 1;
         });
+        self.enqueue(from);
+        self.serve(now, out);
+    }
+
+    /// `Hungry` from `from`: it holds work but would take more. Served,
+    /// from the pool or by a donation from a rank that is not hungry, after
+    /// every waiting rank; a hungry rank is a victim only for a waiting
+    /// one, and after every rank that is not hungry.
+    pub(super) fn on_hungry(&mut self, from: usize, now: Instant, out: &mut Outbox) {
+        if self.ranks[from].waiting || self.terminated() {
+            return;
+        }
+        self.stats.hungers += 1;
+        self.update(from, |r| r.hungry = true);
         self.enqueue(from);
         self.serve(now, out);
     }
@@ -188,7 +237,8 @@ impl Master {
     /// (see `ask_victims`) are given one once it is. Called between
     /// messages, about once a millisecond.
     pub(super) fn on_tick(&mut self, now: Instant, out: &mut Outbox) {
-        if !self.terminated() && self.pool.is_empty() && !self.to_serve.is_empty() {
+        let thieves = !self.to_serve.is_empty() || !self.to_feed.is_empty();
+        if !self.terminated() && self.pool.is_empty() && thieves {
             self.ask_victims(now, out);
         }
     }
@@ -243,32 +293,71 @@ impl Master {
         }
     }
 
-    fn victim_key(&self, rank: usize) -> Option<VictimKey> {
+    /// The rank's key among the victims, and whether it is sated.
+    fn victim_key(&self, rank: usize) -> Option<(VictimKey, bool)> {
         let r = &self.ranks[rank];
-        (!r.waiting && !r.owes_donation).then_some((r.served_at, rank))
+        (!r.waiting && !r.owes_donation).then_some(((r.served_at, rank), !r.hungry))
     }
 
-    /// Changes a rank's state, keeping the set of victims up to date.
+    /// Changes a rank's state, keeping the sets of victims up to date.
     fn update(&mut self, rank: usize, change: impl FnOnce(&mut RankState)) {
-        if let Some(key) = self.victim_key(rank) {
+        if let Some((key, sated)) = self.victim_key(rank) {
             self.victims.remove(&key);
+            if sated {
+                self.sated.remove(&key);
+            }
         }
         change(&mut self.ranks[rank]);
-        if let Some(key) = self.victim_key(rank) {
+        if let Some((key, sated)) = self.victim_key(rank) {
             self.victims.insert(key);
+            if sated {
+                self.sated.insert(key);
+            }
         }
     }
 
-    /// Queues a waiting rank with no victim to be served.
+    /// The next thief in line, and its victim: the rank dealt work
+    /// longest ago among the busy ranks that owe nothing, and for a hungry
+    /// thief, among those that are not hungry themselves. `None` when no
+    /// thief waits, or when the next has no victim old enough (it stays
+    /// first in line).
+    fn next_pair(&mut self, now: Instant) -> Option<(usize, usize)> {
+        let thief = self.next_to_serve()?;
+        let hungry = self.ranks[thief].hungry && !self.ranks[thief].waiting;
+        let set = if hungry { &self.sated } else { &self.victims };
+        match set.first() {
+            Some(&(_, victim)) if !self.too_young(victim, now) => Some((thief, victim)),
+            _ => {
+                // Put back, first in its line.
+                if hungry {
+                    self.ranks[thief].fed_queued = true;
+                    self.to_feed.push_front(thief);
+                } else {
+                    self.ranks[thief].queued = true;
+                    self.to_serve.push_front(thief);
+                }
+                None
+            }
+        }
+    }
+
+    /// Queues a waiting or hungry rank with no victim to be served.
     fn enqueue(&mut self, rank: usize) {
         let r = &mut self.ranks[rank];
-        if r.waiting && !r.has_victim && !r.queued {
+        if r.has_victim {
+            return;
+        }
+        if r.waiting && !r.queued {
             r.queued = true;
             self.to_serve.push_back(rank);
+        } else if r.hungry && !r.fed_queued {
+            r.fed_queued = true;
+            self.to_feed.push_back(rank);
         }
     }
 
-    /// The next waiting rank with no victim, in the order they asked.
+    /// The next rank to serve: waiting ranks with no victim, in the order
+    /// they asked, then hungry ones, in the order they said so.
     fn next_to_serve(&mut self) -> Option<usize> {
         while let Some(rank) = self.to_serve.pop_front() {
             let r = &mut self.ranks[rank];
@@ -276,6 +365,14 @@ impl Master {
             if r.waiting && !r.has_victim {
                 return Some(rank);
             }
+        }
+        while let Some(rank) = self.to_feed.pop_front() {
+            let r = &mut self.ranks[rank];
+            r.fed_queued = false;
+            if r.hungry && !r.waiting && !r.has_victim {
+                return Some(rank);
+            }
+            // Waiting since: it is in the other queue.
         }
         None
     }
@@ -384,6 +481,8 @@ impl Master {
         let served_at = self.deals;
         self.update(rank, |r| {
             r.waiting = false;
+            r.hungry = false;
+            r.deals_to += 1;
             r.served_at = served_at;
             r.served_time = Some(now);
         });
@@ -439,13 +538,7 @@ impl Master {
     /// victim dry. The rule costs nothing where a round trip is short (2
     /// ranks: a millisecond or less).
     fn ask_victims(&mut self, now: Instant, out: &mut Outbox) {
-        while let Some(&(_, victim)) = self.victims.first() {
-            if self.too_young(victim, now) {
-                return;
-            }
-            let Some(thief) = self.next_to_serve() else {
-                return;
-            };
+        while let Some((thief, victim)) = self.next_pair(now) {
             self.ranks[thief].has_victim = true;
             self.update(victim, |v| {
                 v.owes_donation = true;
@@ -496,12 +589,12 @@ mod test {
     fn empty_pool_and_all_idle_terminates() {
         let mut m = Master::new(2, vec![], None);
         let mut out = Outbox::new();
-        m.on_ask(0, Tally::default(), at(0), &mut out);
+        m.on_ask(0, Tally::default(), m.ranks[0].deals_to, at(0), &mut out);
         assert_eq!(kinds(&out), vec![(1, "donate")]);
         assert!(!m.terminated());
         out.clear();
         // Rank 1 runs dry: its ask answers the request.
-        m.on_ask(1, Tally::default(), at(0), &mut out);
+        m.on_ask(1, Tally::default(), m.ranks[1].deals_to, at(0), &mut out);
         assert!(m.terminated());
         assert_eq!(kinds(&out), vec![(0, "terminate"), (1, "terminate")]);
     }
@@ -511,8 +604,8 @@ mod test {
     fn one_victim_one_thief() -> (Master, Outbox) {
         let mut m = Master::new(2, vec![p(0)], None);
         let mut out = Outbox::new();
-        m.on_ask(0, Tally::default(), at(0), &mut out);
-        m.on_ask(1, Tally::default(), at(0), &mut out);
+        m.on_ask(0, Tally::default(), m.ranks[0].deals_to, at(0), &mut out);
+        m.on_ask(1, Tally::default(), m.ranks[1].deals_to, at(0), &mut out);
         assert_eq!(kinds(&out), vec![(0, "work"), (0, "donate")]);
         out.clear();
         (m, out)
@@ -530,10 +623,10 @@ mod test {
         assert_eq!(m.stats.prefixes_returned, 2);
         // Rank 0 runs dry: rank 1 is asked for it, naming the thief and
         // the asks of rank 1 the master has handled (one, at the start).
-        m.on_ask(0, Tally::default(), at(0), &mut out);
+        m.on_ask(0, Tally::default(), m.ranks[0].deals_to, at(0), &mut out);
         assert_eq!(out, vec![(1, Message::DonateRequest { thief: 0, asks: 1 })]);
         out.clear();
-        m.on_ask(1, Tally::default(), at(0), &mut out);
+        m.on_ask(1, Tally::default(), m.ranks[1].deals_to, at(0), &mut out);
         assert!(m.terminated());
     }
 
@@ -542,11 +635,11 @@ mod test {
         let mut m = Master::new(4, vec![], None);
         let mut out = Outbox::new();
         // Ranks 1..3 busy; rank 0 waits and rank 1 is asked for it.
-        m.on_ask(0, Tally::default(), at(0), &mut out);
+        m.on_ask(0, Tally::default(), m.ranks[0].deals_to, at(0), &mut out);
         assert_eq!(kinds(&out), vec![(1, "donate")]);
         out.clear();
         // Rank 1 had nothing: both wait now, and each gets a victim.
-        m.on_ask(1, Tally::default(), at(0), &mut out);
+        m.on_ask(1, Tally::default(), m.ranks[1].deals_to, at(0), &mut out);
         assert_eq!(kinds(&out), vec![(2, "donate"), (3, "donate")]);
         let thieves: Vec<_> = out
             .iter()
@@ -562,7 +655,7 @@ mod test {
         m.on_donated(3, 1, 1, at(0), &mut out);
         m.on_donated(2, 0, 1, at(0), &mut out);
         assert!(out.is_empty(), "{out:?}");
-        m.on_ask(3, Tally::default(), at(0), &mut out);
+        m.on_ask(3, Tally::default(), m.ranks[3].deals_to, at(0), &mut out);
         assert_eq!(kinds(&out), vec![(2, "donate")]);
     }
 
@@ -570,30 +663,81 @@ mod test {
     fn no_termination_while_donated_work_runs() {
         let mut m = Master::new(2, vec![], None);
         let mut out = Outbox::new();
-        m.on_ask(1, Tally::default(), at(0), &mut out); // rank 0 busy, asked to donate
+        m.on_ask(1, Tally::default(), m.ranks[1].deals_to, at(0), &mut out); // rank 0 busy, asked to donate
         assert_eq!(kinds(&out), vec![(0, "donate")]);
         out.clear();
         // rank 0 sends rank 1 work, then runs dry.
         m.on_donated(0, 1, 1, at(0), &mut out);
         assert!(out.is_empty(), "{out:?}");
-        m.on_ask(0, Tally::default(), at(0), &mut out);
+        m.on_ask(0, Tally::default(), m.ranks[0].deals_to, at(0), &mut out);
         assert!(!m.terminated(), "rank 1 still works on the donated prefix");
         assert_eq!(kinds(&out), vec![(1, "donate")]);
         out.clear();
-        m.on_ask(1, Tally::default(), at(0), &mut out);
+        m.on_ask(1, Tally::default(), m.ranks[1].deals_to, at(0), &mut out);
         assert!(m.terminated());
+    }
+
+    /// A hungry rank is served from the pool after the waiting ones; its
+    /// ask that crossed the work does not count it as waiting, so the run
+    /// does not end while that work is on its way.
+    #[test]
+    fn a_hungry_rank_is_fed_and_its_crossed_ask_ends_nothing() {
+        let mut m = Master::new(2, vec![p(0), p(1), p(2), p(3)], None);
+        let mut out = Outbox::new();
+        m.on_ask(0, Tally::default(), 0, at(0), &mut out);
+        assert_eq!(kinds(&out), vec![(0, "work")]);
+        out.clear();
+        // Rank 0 holds work and is hungry; rank 1 asks. The waiting rank
+        // is served first (half the pool spread over the ranks: one).
+        m.on_ask(1, Tally::default(), 0, at(0), &mut out);
+        m.on_hungry(0, at(0), &mut out);
+        assert_eq!(kinds(&out), vec![(1, "work"), (0, "work")]);
+        assert_eq!(m.stats.hungers, 1);
+        out.clear();
+        // Rank 0 had run dry before the second `Work` reached it: its ask
+        // counts one deal of two. It still holds work.
+        m.on_ask(0, Tally::default(), 1, at(0), &mut out);
+        m.on_ask(1, Tally::default(), 1, at(0), &mut out);
+        assert!(!m.terminated());
+        assert_eq!(kinds(&out), vec![(1, "work")]);
+        out.clear();
+        // Its last ask: the pool is empty, rank 1 is asked for it.
+        m.on_ask(0, Tally::default(), 2, at(0), &mut out);
+        assert_eq!(kinds(&out), vec![(1, "donate")]);
+        m.on_ask(1, Tally::default(), 2, at(0), &mut out);
+        assert!(m.terminated());
+    }
+
+    /// With the pool empty, a hungry thief is given only a victim that is
+    /// not hungry; a waiting thief takes a hungry one when nothing else is
+    /// left.
+    #[test]
+    fn a_hungry_thief_does_not_rob_a_hungry_rank() {
+        let mut m = Master::new(2, vec![], None);
+        let mut out = Outbox::new();
+        m.on_hungry(0, at(0), &mut out);
+        assert_eq!(out, vec![(1, Message::DonateRequest { thief: 0, asks: 0 })]);
+        out.clear();
+        // Rank 1 is hungry too: the only other rank is hungry itself.
+        m.on_hungry(1, at(0), &mut out);
+        assert!(out.is_empty(), "{out:?}");
+        // Rank 1 runs dry (its ask answers the request): waiting, it robs
+        // rank 0, hungry or not; rank 0, hungry, has nobody to rob.
+        m.on_ask(1, Tally::default(), 0, at(0), &mut out);
+        assert_eq!(out, vec![(0, Message::DonateRequest { thief: 1, asks: 0 })]);
+        assert!(!m.terminated());
     }
 
     #[test]
     fn a_busy_rank_is_asked_once() {
         let mut m = Master::new(3, vec![], None);
         let mut out = Outbox::new();
-        m.on_ask(0, Tally::default(), at(0), &mut out);
+        m.on_ask(0, Tally::default(), m.ranks[0].deals_to, at(0), &mut out);
         assert_eq!(kinds(&out), vec![(1, "donate")]);
         out.clear();
-        m.on_ask(2, Tally::default(), at(0), &mut out);
+        m.on_ask(2, Tally::default(), m.ranks[2].deals_to, at(0), &mut out);
         assert!(out.is_empty(), "rank 1 already owes a donation: {out:?}");
-        m.on_ask(1, Tally::default(), at(0), &mut out);
+        m.on_ask(1, Tally::default(), m.ranks[1].deals_to, at(0), &mut out);
         assert!(m.terminated());
     }
 
@@ -606,7 +750,7 @@ mod test {
         assert!(out.is_empty(), "{out:?}");
         // Rank 0 runs dry at 20 ms: its victim, rank 1, has worked 10 ms,
         // less than 8 round trips, so rank 0 waits.
-        m.on_ask(0, Tally::default(), at(20), &mut out);
+        m.on_ask(0, Tally::default(), m.ranks[0].deals_to, at(20), &mut out);
         m.on_tick(at(89), &mut out);
         assert!(out.is_empty(), "{out:?}");
         m.on_tick(at(90), &mut out);
@@ -615,7 +759,7 @@ mod test {
         m.on_tick(at(200), &mut out);
         assert!(out.is_empty(), "asked once: {out:?}");
         // Running dry answers the request: both wait, nothing is left.
-        m.on_ask(1, Tally::default(), at(201), &mut out);
+        m.on_ask(1, Tally::default(), m.ranks[1].deals_to, at(201), &mut out);
         assert!(m.terminated());
     }
 

@@ -41,6 +41,8 @@ pub fn run(ranks: usize, requests: u64, seed: u64) -> Throughput {
     let piece = |i: usize| Piece::named(Prefix(vec![i as u32 % 7, 1, 2]));
     let mut master = Master::new(ranks, (0..ranks).map(piece).collect(), None);
     let mut busy = vec![false; ranks];
+    // Deals each rank received (`Work` and donations).
+    let mut dealt = vec![0u64; ranks];
     let mut out = Outbox::new();
     let mut rng = XorShiftRng::seed_from_u64(seed);
     let mut handled = 0;
@@ -50,16 +52,20 @@ pub fn run(ranks: usize, requests: u64, seed: u64) -> Throughput {
     // for one is not what this measures).
     let now = start;
     for rank in 0..ranks {
-        master.on_ask(rank, Tally::default(), now, &mut out);
+        master.on_ask(rank, Tally::default(), 0, now, &mut out);
     }
     while handled < requests {
         // Victims answer at once with a donation; work makes a rank busy.
         while let Some((to, msg)) = out.pop() {
             match msg {
-                Message::Work { .. } => busy[to] = true,
+                Message::Work { .. } => {
+                    busy[to] = true;
+                    dealt[to] += 1;
+                }
                 Message::DonateRequest { thief, .. } => {
                     let mut more = Outbox::new();
                     busy[thief as usize] = true;
+                    dealt[thief as usize] += 1;
                     master.on_donated(to, thief as usize, 8, now, &mut more);
                     handled += 1;
                     out.extend(more);
@@ -74,7 +80,7 @@ pub fn run(ranks: usize, requests: u64, seed: u64) -> Throughput {
             }
         };
         busy[rank] = false;
-        master.on_ask(rank, Tally::default(), now, &mut out);
+        master.on_ask(rank, Tally::default(), dealt[rank], now, &mut out);
         handled += 1;
         assert!(!master.terminated(), "victims always donate");
     }

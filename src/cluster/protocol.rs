@@ -8,15 +8,28 @@ use serde::{Deserialize, Serialize};
 /// its thief.
 ///
 /// The messages a rank sends the master that depend on the donations it
-/// received (`AskForWork`, `UnitDone`, `Donated`) carry `after`: how many
+/// received (`AskForWork`, `Hungry`, `UnitDone`, `Donated`) carry `after`: how many
 /// `Donation`s the rank had received when it sent them. The master handles
 /// them only once it has handled as many `Donated` naming that rank (see
 /// `causal.rs`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub(super) enum Message {
     /// Rank -> master: every task this rank was given is finished. Carries
-    /// the rank's running totals for the progress display.
-    AskForWork { tally: Tally, after: u64 },
+    /// the rank's running totals for the progress display, and `dealt`:
+    /// the `Work` and `Donation` messages it had received when it asked
+    /// (an ask that crossed work on its way to the rank is not the rank's
+    /// last: the master does not count it as waiting).
+    AskForWork {
+        tally: Tally,
+        after: u64,
+        dealt: u64,
+    },
+    /// Rank -> master: the rank still holds work, but enough of its
+    /// workers are idle with nothing to steal that it would take more (a
+    /// rank that would wait until every worker is idle leaves most of them
+    /// idle while its last subtrees shrink). Answered by `Work` or a
+    /// `Donation`, or by nothing; at most one is out at a time.
+    Hungry { after: u64 },
     /// Rank -> master, about once a second while the rank works: its
     /// running totals, for the progress display. Changes nothing else.
     Progress(Tally),
@@ -27,7 +40,7 @@ pub(super) enum Message {
         initial_depth: u32,
     },
     /// Master -> rank: split off half of your unexplored subtrees for
-    /// `thief`, a waiting rank, and send them to it. `asks` is how many
+    /// `thief`, a waiting or hungry rank, and send them to it. `asks` is how many
     /// `AskForWork` of this rank the master had handled: a rank that has
     /// sent more since ignores the request (its ask answered it).
     /// Answered by a `Donation` to the thief and a `Donated` to the master,
@@ -90,6 +103,8 @@ pub struct RankReport {
     pub donations_received: u64,
     /// `AskForWork` messages sent.
     pub asks: u64,
+    /// `Hungry` messages sent.
+    pub hungers: u64,
     /// `Improved` messages it sent: improvements on the best it knew.
     pub improvements_sent: u64,
     /// `Incumbent` messages it received.
@@ -122,6 +137,7 @@ impl Message {
     pub(super) fn kind(&self) -> &'static str {
         match self {
             Message::AskForWork { .. } => "AskForWork",
+            Message::Hungry { .. } => "Hungry",
             Message::Progress(_) => "Progress",
             Message::Work { .. } => "Work",
             Message::DonateRequest { .. } => "DonateRequest",
@@ -141,6 +157,7 @@ impl Message {
     pub(super) fn after(&self) -> Option<u64> {
         match self {
             Message::AskForWork { after, .. }
+            | Message::Hungry { after }
             | Message::Donated { after, .. }
             | Message::UnitDone { after, .. } => Some(*after),
             _ => None,
@@ -182,7 +199,9 @@ mod test {
                     initial_done: 3,
                 },
                 after: 2,
+                dealt: 5,
             },
+            Message::Hungry { after: 3 },
             Message::Progress(Tally::default()),
             Message::Work {
                 pieces: pieces.clone(),
@@ -245,6 +264,7 @@ mod test {
                 prefixes_donated: 4,
                 donations_received: 1,
                 asks: 2,
+                hungers: 5,
                 improvements_sent: 3,
                 incumbents_received: 4,
                 messages_sent: 17,

@@ -35,6 +35,8 @@ pub(crate) trait Workers<N> {
     fn request_donation(&self) -> (Vec<Task<N>>, bool);
     /// Takes back a donation request no worker answered.
     fn withdraw_donation_request(&self);
+    /// Whether every task given to the workers is finished.
+    fn idle(&self) -> bool;
     /// Optimisation: objectives below `floor` no longer improve on the
     /// best known.
     fn raise_floor(&self, floor: u64);
@@ -56,6 +58,9 @@ impl<N: Clone + Send + 'static> Workers<N> for RankPool<N> {
     }
     fn withdraw_donation_request(&self) {
         RankPool::withdraw_donation_request(self);
+    }
+    fn idle(&self) -> bool {
+        RankPool::idle(self)
     }
     fn raise_floor(&self, floor: u64) {
         RankPool::raise_floor(self, floor);
@@ -82,6 +87,10 @@ pub(crate) struct RankState<P: Problem, W: Workers<P::Node>> {
     workers: Option<W>,
     /// Holds tasks: has not sent `AskForWork` since it last got work.
     busy: bool,
+    /// Sent `Hungry` and has received no work since (nor asked).
+    hungry: bool,
+    /// `Work` and `Donation` messages received.
+    dealt: u64,
     /// The thief this rank was asked to donate to and has not yet: its
     /// pool's next `Donated` or its `AskForWork` answers.
     owes_donation: Option<usize>,
@@ -112,6 +121,8 @@ impl<P: Problem, W: Workers<P::Node>> RankState<P, W> {
             rank,
             workers: Some(workers),
             busy: true,
+            hungry: false,
+            dealt: 0,
             owes_donation: None,
             initial_depth: 0,
             track_units,
@@ -171,11 +182,13 @@ impl<P: Problem, W: Workers<P::Node>> RankState<P, W> {
             }
         }
         self.busy = false;
+        self.hungry = false;
         self.report.asks += 1;
         self.last_progress = now;
         let ask = Message::AskForWork {
             tally: self.progress(),
             after: self.report.donations_received,
+            dealt: self.dealt,
         };
         out.push((0, ask));
     }
@@ -226,7 +239,22 @@ impl<P: Problem, W: Workers<P::Node>> RankState<P, W> {
                 let after = self.report.donations_received;
                 out.push((0, Message::UnitDone { report, after }));
             }
-            PoolEvent::Idle => self.go_idle(now, out),
+            // The pool's count of tasks reached zero when it sent this;
+            // work that came since (an answer to `Hungry`) makes it stale,
+            // and the pool tells again when that work is done.
+            PoolEvent::Idle => {
+                if self.busy && self.workers.as_ref().is_some_and(Workers::idle) {
+                    self.go_idle(now, out);
+                }
+            }
+            PoolEvent::Hungry => {
+                if self.busy && !self.hungry {
+                    self.hungry = true;
+                    self.report.hungers += 1;
+                    let after = self.report.donations_received;
+                    out.push((0, Message::Hungry { after }));
+                }
+            }
             PoolEvent::Donated(tasks) => {
                 // A worker answers the request this rank owes (the pool
                 // raises its flag for one request at a time).
@@ -283,6 +311,8 @@ impl<P: Problem, W: Workers<P::Node>> RankState<P, W> {
             tasks.push(task);
         }
         self.busy = true;
+        self.hungry = false;
+        self.dealt += 1;
         self.initial_depth = initial_depth;
         if let Some(w) = &self.workers {
             w.set_initial_depth(initial_depth as usize);
@@ -374,6 +404,8 @@ mod test {
         /// What `request_donation` answers, once.
         donation: RefCell<Option<(Vec<Task<Node>>, bool)>>,
         withdrawn: RefCell<u32>,
+        /// Its workers still hold tasks (`idle` says no).
+        holding: RefCell<bool>,
     }
 
     impl Workers<Node> for &Fake {
@@ -388,6 +420,9 @@ mod test {
         }
         fn withdraw_donation_request(&self) {
             *self.withdrawn.borrow_mut() += 1;
+        }
+        fn idle(&self) -> bool {
+            !*self.holding.borrow()
         }
         fn raise_floor(&self, _: u64) {}
         fn progress(&self) -> Tally {
@@ -435,6 +470,62 @@ mod test {
         r.on_event(PoolEvent::Idle, now, &mut out);
         assert!(out.len() == 2 && is_ask(&out[1]) && !r.busy());
         assert_eq!((r.report().asks, r.report().prefixes_received), (2, 3));
+    }
+
+    /// An `Idle` the pool sent before work came in (the answer to a
+    /// `Hungry`) is stale: the rank asks only when the pool is idle when it
+    /// reads it, once, and its ask says how many deals it had received.
+    #[test]
+    fn a_stale_idle_is_ignored_and_the_ask_counts_the_deals() {
+        let fake = Fake::default();
+        let mut r = rank(&fake, 1);
+        let (now, mut out) = (Instant::now(), Vec::new());
+        r.start(now, &mut out);
+        r.on_work(pieces(2), 1).unwrap();
+        r.on_donation(pieces(1), 1).unwrap();
+        *fake.holding.borrow_mut() = true;
+        r.on_event(PoolEvent::Idle, now, &mut out);
+        assert!(out.len() == 1 && r.busy());
+        *fake.holding.borrow_mut() = false;
+        r.on_event(PoolEvent::Idle, now, &mut out);
+        r.on_event(PoolEvent::Idle, now, &mut out);
+        assert_eq!(out.len(), 2);
+        assert!(matches!(
+            &out[1],
+            (
+                0,
+                Message::AskForWork {
+                    after: 1,
+                    dealt: 2,
+                    ..
+                }
+            )
+        ));
+    }
+
+    /// A rank says it is hungry once until work comes or it asks, and never
+    /// while it holds nothing.
+    #[test]
+    fn a_rank_is_hungry_once_until_work_comes() {
+        let fake = Fake::default();
+        let mut r = rank(&fake, 1);
+        let (now, mut out) = (Instant::now(), Vec::new());
+        r.start(now, &mut out);
+        r.on_event(PoolEvent::Hungry, now, &mut out);
+        assert_eq!(out.len(), 1, "idle: its ask is out");
+        r.on_work(pieces(2), 1).unwrap();
+        r.on_event(PoolEvent::Hungry, now, &mut out);
+        r.on_event(PoolEvent::Hungry, now, &mut out);
+        assert_eq!(out.len(), 2);
+        assert!(matches!(&out[1], (0, Message::Hungry { after: 0 })));
+        r.on_donation(pieces(1), 1).unwrap();
+        r.on_event(PoolEvent::Hungry, now, &mut out);
+        assert!(matches!(&out[2], (0, Message::Hungry { after: 1 })));
+        r.on_event(PoolEvent::Idle, now, &mut out);
+        assert!(is_ask(&out[3]));
+        r.on_event(PoolEvent::Hungry, now, &mut out);
+        assert_eq!(out.len(), 4);
+        assert_eq!(r.report().hungers, 2);
     }
 
     #[test]

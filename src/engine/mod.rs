@@ -26,5 +26,5 @@ pub use pool::stats::{Tally, WorkerStats};
 pub(crate) use pool::{PoolEvent, RankPool, SOLUTION_BATCH, UnitReport};
 pub use prefix::{Prefix, replay};
 pub use problem::{Path, Problem, SubtreeCount, Tree, count_by_moves};
-pub(crate) use search::{Context, Searcher, Split, Task, expand};
+pub(crate) use search::{Context, Searcher, Task, expand};
 pub use search::{Counters, deeper, optimum, sequential};

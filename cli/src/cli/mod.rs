@@ -84,6 +84,11 @@ pub struct SearchArgs {
     /// threads counts as ceil(sqrt(T)) workers)
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=100_000), hide = true)]
     pub prefixes_per_worker: Option<u32>,
+    /// Idle workers (with nothing to steal) at which a rank that still
+    /// holds work asks for more; 0: only when it runs dry [default: a
+    /// quarter of the threads, on ranks of 4 or more]
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(0..=4096), hide = true)]
+    pub hunger: Option<u32>,
 }
 
 impl SearchArgs {
@@ -101,6 +106,7 @@ impl SearchArgs {
             stats: self.stats || before.stats,
             progress: self.progress || before.progress,
             prefixes_per_worker: self.prefixes_per_worker.or(before.prefixes_per_worker),
+            hunger: self.hunger.or(before.hunger),
         }
     }
 }

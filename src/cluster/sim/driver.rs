@@ -107,6 +107,7 @@ pub(super) fn run<P: Problem>(problem: &Arc<P>, config: &SimConfig) -> Result<Si
         .threads(config.threads)
         .prefixes_per_worker(config.prefixes_per_worker)
         .started(base);
+    run_config.hunger = config.hunger;
     run_config.checkpoint = config.checkpoint.clone();
     let resume = config.checkpoint.as_ref().and_then(|c| c.resume.as_ref());
     let mut sink = Discard;
@@ -123,6 +124,7 @@ pub(super) fn run<P: Problem>(problem: &Arc<P>, config: &SimConfig) -> Result<Si
                 config.threads,
                 costs,
                 config.checkpoint.is_some(),
+                run_config.hunger_threshold(),
             )));
             let report = RankReport {
                 rank: r,

@@ -42,6 +42,9 @@ pub struct SimConfig {
     pub mode: Mode,
     /// The master's initial prefixes per worker (as [`RunConfig`](super::RunConfig)).
     pub prefixes_per_worker: usize,
+    /// Idle workers at which a rank is hungry (as
+    /// [`RunConfig::hunger`](super::RunConfig::hunger); `None`: its default).
+    pub hunger: Option<usize>,
     /// The seed of the jitter.
     pub seed: u64,
     /// Each message's delay is drawn between the model's and `1 + jitter`
@@ -74,6 +77,7 @@ impl SimConfig {
             threads,
             mode: Mode::Count,
             prefixes_per_worker: super::DEFAULT_PREFIXES_PER_WORKER,
+            hunger: None,
             seed: 0,
             jitter: 0.0,
             network: Network::CLUSTER,

@@ -16,8 +16,8 @@
 use super::model::Costs;
 use crate::cluster::rank::Workers;
 use crate::engine::{
-    Context, Mode, PoolEvent, Prefix, Problem, SOLUTION_BATCH, Searcher, Split, Tally, Task,
-    UnitReport, WorkerStats, deeper,
+    Context, Mode, PoolEvent, Prefix, Problem, SOLUTION_BATCH, Searcher, Tally, Task, UnitReport,
+    WorkerStats, deeper,
 };
 use std::cell::RefCell;
 use std::collections::{HashMap, VecDeque};
@@ -109,6 +109,10 @@ struct Shared<N> {
     pending: usize,
     /// Workers without a task (parked or waking).
     idle: usize,
+    /// Idle workers with nothing to steal at which the pool reports
+    /// `Hungry` (0: never), and whether it has since the last injection.
+    hunger: usize,
+    hungry_sent: bool,
     remote_wanted: bool,
     stop: bool,
     found: u64,
@@ -198,13 +202,6 @@ impl<N> Context<N> for StepContext<'_, N> {
         (self.shared.idle > 0 && self.shared.deques[self.index].is_empty())
             || self.shared.remote_wanted
     }
-    fn split_size(&self) -> Split {
-        if self.shared.remote_wanted {
-            Split::Half
-        } else {
-            Split::Level
-        }
-    }
     fn prefix_depth(&self) -> usize {
         if self.shared.encodes {
             self.shared.initial_depth
@@ -276,6 +273,7 @@ impl<'p, P: Problem> VirtualPool<'p, P> {
         threads: usize,
         costs: Costs,
         track_units: bool,
+        hunger: usize,
     ) -> Self {
         let threads = threads.max(1);
         VirtualPool {
@@ -296,6 +294,8 @@ impl<'p, P: Problem> VirtualPool<'p, P> {
                 deques: (0..threads).map(|_| VecDeque::new()).collect(),
                 pending: 0,
                 idle: threads,
+                hunger,
+                hungry_sent: false,
                 remote_wanted: false,
                 stop: false,
                 found: 0,
@@ -361,6 +361,13 @@ impl<'p, P: Problem> VirtualPool<'p, P> {
             State::Walked(task) => return self.finish(index, task, now),
             State::Parked | State::Waking => {
                 let Some((task, stolen)) = self.find_task(index) else {
+                    // As the real worker: enough idle ones while tasks are
+                    // still walked make the rank hungry.
+                    let sh = &mut self.shared;
+                    if sh.hunger > 0 && sh.idle >= sh.hunger && sh.pending > 0 && !sh.hungry_sent {
+                        sh.hungry_sent = true;
+                        sh.events.push((now, PoolEvent::Hungry));
+                    }
                     self.park(index);
                     return None;
                 };
@@ -402,6 +409,7 @@ impl<'p, P: Problem> VirtualPool<'p, P> {
     fn walk(&mut self, index: usize, task: &Task<P::Node>, now: Ns, first: bool) -> (bool, Ns) {
         let w = &mut self.workers[index];
         let before = w.searcher.counters().nodes;
+        let applies = w.searcher.split_applies();
         let mut ctx = StepContext::new(&mut self.shared, index, &mut w.stats, now, &task.prefix);
         let more = if first {
             w.searcher.begin(task, &mut ctx)
@@ -410,6 +418,8 @@ impl<'p, P: Problem> VirtualPool<'p, P> {
         };
         ctx.flush();
         let nodes = w.searcher.counters().nodes - before;
+        // A split's moves on the scratch state cost what a node's do.
+        let nodes = nodes + (w.searcher.split_applies() - applies);
         let cost = nodes * self.costs.node_ns + ctx.split_tasks * self.costs.split_ns;
         (more, cost)
     }
@@ -541,7 +551,11 @@ impl<'p, P: Problem> Workers<P::Node> for Handle<'p, P> {
             }
         }
         pool.shared.injector.extend(tasks);
+        pool.shared.hungry_sent = false;
         pool.shared.notify = true;
+    }
+    fn idle(&self) -> bool {
+        self.0.borrow().shared.pending == 0
     }
     fn set_initial_depth(&self, depth: usize) {
         self.0.borrow_mut().shared.initial_depth = depth;

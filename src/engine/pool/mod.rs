@@ -8,7 +8,7 @@ pub(crate) mod stats;
 use crate::engine::mode::Mode;
 use crate::engine::prefix::Prefix;
 use crate::engine::problem::Problem;
-use crate::engine::search::{Context, Searcher, Split, Task};
+use crate::engine::search::{Context, Searcher, Task};
 use crossbeam_channel::Sender;
 use crossbeam_deque::{Injector, Steal, Stealer, Worker};
 use sleep::Sleep;
@@ -30,8 +30,14 @@ pub(crate) enum PoolEvent<N> {
     },
     /// Unit tracking: this rank has finished every piece of a unit it held.
     UnitDone(UnitReport),
-    /// Every task given to the pool is finished: the rank is idle.
+    /// Every task given to the pool is finished: the rank is idle. (Sent
+    /// when the count of tasks reaches zero; work injected since, before
+    /// the owner read this, makes it stale: [`RankPool::idle`] says.)
     Idle,
+    /// The pool still holds tasks, but at least its hunger threshold of
+    /// workers are idle and found nothing to steal: it would take more
+    /// work. Sent once until work is next injected.
+    Hungry,
     /// A worker answered [`RankPool::request_donation`] with these subtrees.
     Donated(Vec<Task<N>>),
     /// Optimisation: a solution better than any this rank knew, its
@@ -85,6 +91,11 @@ struct Shared<N> {
     pending: AtomicUsize,
     /// Workers currently without a task (looking or parked).
     idle: AtomicUsize,
+    /// Idle workers with nothing to steal at which the pool reports
+    /// [`PoolEvent::Hungry`] (0: never).
+    hunger: usize,
+    /// A `Hungry` was sent and no work injected since.
+    hungry_sent: AtomicBool,
     /// The manager wants a donation for another rank.
     remote_wanted: AtomicBool,
     stop: AtomicBool,
@@ -122,7 +133,9 @@ impl<N: Clone + Send + 'static> RankPool<N> {
     /// they stop on their own once `limit` solutions are found on this rank.
     /// With `track_units`, the pool also accounts for every unit (initial
     /// prefix, see [`RankPool::set_initial_depth`]) and sends a
-    /// [`PoolEvent::UnitDone`] when it holds no more of one.
+    /// [`PoolEvent::UnitDone`] when it holds no more of one. With `hunger`
+    /// above 0, it sends [`PoolEvent::Hungry`] when that many workers are
+    /// idle with nothing to steal while it still holds tasks.
     pub(crate) fn start<P: Problem<Node = N>>(
         problem: Arc<P>,
         mode: Mode,
@@ -130,6 +143,7 @@ impl<N: Clone + Send + 'static> RankPool<N> {
         threads: usize,
         events: Sender<PoolEvent<N>>,
         track_units: bool,
+        hunger: usize,
     ) -> Self {
         let workers: Vec<Worker<Task<N>>> =
             (0..threads.max(1)).map(|_| Worker::new_lifo()).collect();
@@ -138,6 +152,8 @@ impl<N: Clone + Send + 'static> RankPool<N> {
             stealers: workers.iter().map(Worker::stealer).collect(),
             pending: AtomicUsize::new(0),
             idle: AtomicUsize::new(0),
+            hunger,
+            hungry_sent: AtomicBool::new(false),
             remote_wanted: AtomicBool::new(false),
             stop: AtomicBool::new(false),
             found: AtomicU64::new(0),
@@ -185,7 +201,15 @@ impl<N: Clone + Send + 'static> RankPool<N> {
         for task in tasks {
             self.shared.injector.push(task);
         }
+        // A hunger after this one is a new one.
+        self.shared.hungry_sent.store(false, Ordering::SeqCst);
         self.shared.sleep.notify();
+    }
+
+    /// Whether every task given to the pool is finished (see
+    /// [`PoolEvent::Idle`]).
+    pub(crate) fn idle(&self) -> bool {
+        self.shared.pending.load(Ordering::SeqCst) == 0
     }
 
     /// Asks for subtrees to give to another rank: half of the queued tasks
@@ -265,6 +289,19 @@ impl<N: Clone + Send + 'static> RankPool<N> {
 }
 
 impl<N> Shared<N> {
+    /// A worker found nothing to steal: when enough are idle while the
+    /// pool still holds tasks (being walked), the rank would take more
+    /// work. Once until the next injection.
+    fn report_hunger(&self) {
+        if self.hunger > 0
+            && self.idle.load(Ordering::SeqCst) >= self.hunger
+            && self.pending.load(Ordering::SeqCst) > 0
+            && !self.hungry_sent.swap(true, Ordering::SeqCst)
+        {
+            let _ = self.events.send(PoolEvent::Hungry);
+        }
+    }
+
     /// Unit tracking: a task of `prefix` is done here (walked, with these
     /// nodes and solutions, or given away whole). Reports the unit when
     /// this rank holds no more of it.
@@ -327,16 +364,6 @@ impl<N> Context<N> for WorkerContext<'_, N> {
     fn wants_work(&self) -> bool {
         (self.shared.idle.load(Ordering::Relaxed) > 0 && self.local.is_empty())
             || self.shared.remote_wanted.load(Ordering::Relaxed)
-    }
-
-    /// For another rank, half of the walk's unexplored subtrees, shallowest
-    /// first; for a thread of this rank, one level.
-    fn split_size(&self) -> Split {
-        if self.shared.remote_wanted.load(Ordering::Relaxed) {
-            Split::Half
-        } else {
-            Split::Level
-        }
     }
 
     #[inline]
@@ -463,6 +490,7 @@ fn worker_main<P: Problem>(
         }
         let seen = shared.sleep.epoch();
         let Some(task) = find_task(index, shared, &local, &mut stats) else {
+            shared.report_hunger();
             shared.sleep.wait(seen);
             continue;
         };

@@ -111,6 +111,13 @@ fn command() -> Command {
                 )),
         )
         .arg(
+            Arg::new("hunger")
+                .long("hunger")
+                .value_name("N")
+                .value_parser(value_parser!(u32).range(0..=4096))
+                .help("Idle workers at which a rank still holding work asks for more; 0: only when dry [default: a quarter of the threads, on ranks of 4 or more]"),
+        )
+        .arg(
             Arg::new("message-ns")
                 .long("message-ns")
                 .value_name("NS")
@@ -244,6 +251,7 @@ fn simulate(m: &ArgMatches) -> Result<(), String> {
     config.network = network;
     config.kill = m.get_one::<(usize, f64)>("kill").copied();
     config.cores = m.get_one::<u32>("cores").map(|&c| c as usize);
+    config.hunger = m.get_one::<u32>("hunger").map(|&n| n as usize);
     if let Some(&n) = m.get_one::<u32>("prefixes-per-worker") {
         config.prefixes_per_worker = n as usize;
     }
