@@ -68,6 +68,39 @@ fn work_crosses_ranks_beyond_the_initial_deal() {
     assert_eq!(donated, returned);
 }
 
+/// Ranks hungry at one idle worker (`--hunger 1`; off by default on ranks
+/// of 2 threads) over real MPI: asks that cross work on its way, stale
+/// idle reports, hungry thieves. The count stays exact, and the master did
+/// serve hungry ranks.
+#[test]
+fn hungry_ranks_count_exactly_over_mpi() {
+    let mut hungers = 0;
+    for (ranks, threads) in [(2, 2), (3, 2), (2, 4)] {
+        let v = json_of(&mpirun(
+            ranks,
+            threads,
+            &[
+                "synthetic",
+                "--seed",
+                "11",
+                "--leaves",
+                "40000",
+                "--work",
+                "20",
+                "--prefixes-per-worker",
+                "1",
+                "--hunger",
+                "1",
+                "--json",
+                "--stats",
+            ],
+        ));
+        assert_eq!(v["solutions"], 40000, "{ranks}x{threads}");
+        hungers += v["master"]["hungers"].as_u64().unwrap();
+    }
+    assert!(hungers > 0, "no rank was ever hungry");
+}
+
 #[test]
 fn synthetic_counts_identical_over_mpi() {
     for seed in [1u64, 2, 3] {

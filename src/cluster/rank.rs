@@ -4,7 +4,9 @@
 //! too (its messages to the master go to its own inbox).
 //!
 //! It keeps the pool, whether the rank holds work (`busy`: it has not
-//! asked for work since it last got some), the thief it owes a donation,
+//! asked for work since it last got some), whether it said it is hungry
+//! (some workers idle while it holds work) and the deals it received, the
+//! thief it owes a donation,
 //! the donations it received, whether it has terminated, and the rank's
 //! report. Its inputs are the master's messages, donations from other
 //! ranks and the pool's events; its outputs are messages to the master and

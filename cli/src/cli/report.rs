@@ -51,11 +51,12 @@ pub fn stats_table(o: &Outcome) -> String {
     );
     let _ = writeln!(
         s,
-        "master: {} initial prefixes, {} messages sent to other ranks, {} work messages ({} prefixes dealt), {} donation requests ({} donations of {} prefixes, victim to thief; {} messages held back behind one)",
+        "master: {} initial prefixes, {} messages sent to other ranks, {} work messages ({} prefixes dealt), {} Hungry handled, {} donation requests ({} donations of {} prefixes, victim to thief; {} messages held back behind one)",
         m.initial_prefixes,
         m.messages_sent,
         m.work_messages,
         m.prefixes_dealt,
+        m.hungers,
         m.donation_requests,
         m.donations_routed,
         m.prefixes_returned,
@@ -83,7 +84,7 @@ pub fn stats_table(o: &Outcome) -> String {
     let _ = writeln!(s, "{}", hosts.join(", "));
     let _ = writeln!(
         s,
-        "{:>4} {:>6} {:>14} {:>12} {:>8} {:>8} {:>8} {:>8} {:>8} {:>6} {:>8} {:>8} {:>8}",
+        "{:>4} {:>6} {:>14} {:>12} {:>8} {:>8} {:>8} {:>8} {:>8} {:>6} {:>6} {:>8} {:>8} {:>8}",
         "rank",
         "worker",
         "nodes",
@@ -94,6 +95,7 @@ pub fn stats_table(o: &Outcome) -> String {
         "recv",
         "donated",
         "asks",
+        "hungry",
         "busy_s",
         "idle_s",
         "mgr_cpu"
@@ -103,7 +105,7 @@ pub fn stats_table(o: &Outcome) -> String {
         let idle: f64 = r.workers.iter().map(|w| w.idle_s).sum();
         let _ = writeln!(
             s,
-            "{:>4} {:>6} {:>14} {:>12} {:>8} {:>8} {:>8} {:>8} {:>8} {:>6} {:>8.3} {:>8.3} {:>8}",
+            "{:>4} {:>6} {:>14} {:>12} {:>8} {:>8} {:>8} {:>8} {:>8} {:>6} {:>6} {:>8.3} {:>8.3} {:>8}",
             r.rank,
             "all",
             r.nodes,
@@ -114,6 +116,7 @@ pub fn stats_table(o: &Outcome) -> String {
             r.prefixes_received,
             r.prefixes_donated,
             r.asks,
+            r.hungers,
             busy,
             idle,
             cpu_share(r.manager_cpu_s, r.wall_s)
@@ -121,7 +124,7 @@ pub fn stats_table(o: &Outcome) -> String {
         for (i, w) in r.workers.iter().enumerate() {
             let _ = writeln!(
                 s,
-                "{:>4} {:>6} {:>14} {:>12} {:>8} {:>8} {:>8} {:>8} {:>8} {:>6} {:>8.3} {:>8.3}",
+                "{:>4} {:>6} {:>14} {:>12} {:>8} {:>8} {:>8} {:>8} {:>8} {:>6} {:>6} {:>8.3} {:>8.3}",
                 r.rank,
                 i,
                 w.nodes,
@@ -131,6 +134,7 @@ pub fn stats_table(o: &Outcome) -> String {
                 w.local_donations,
                 "",
                 w.prefixes_donated,
+                "",
                 "",
                 w.busy_s,
                 w.idle_s
