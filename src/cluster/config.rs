@@ -37,7 +37,7 @@ pub struct RunConfig {
     /// How many of a rank's workers must be idle, with nothing to steal,
     /// before the rank tells the master it would take more work while it
     /// still holds some (`Hungry`); 0: a rank asks only once it runs dry.
-    /// `None` [default]: [`RunConfig::hunger_threshold`]'s rule.
+    /// `None` (the default): [`RunConfig::hunger_threshold`]'s rule.
     pub hunger: Option<usize>,
     /// When the input was parsed: `wall_s` counts from here [default: when
     /// the configuration was made].
