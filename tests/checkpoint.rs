@@ -290,6 +290,70 @@ fn a_dead_rank_ends_the_job_naming_it() {
     );
 }
 
+/// In a run of groups (16 ranks in groups of 8, forced), a rank killed
+/// once the run is under way (a member of the second group, then that
+/// group's master) ends the job, naming it, and leaves the checkpoint,
+/// whose units are the root's: the resume, in another shape of ranks,
+/// threads and groups, counts exactly.
+#[test]
+fn a_dead_rank_or_group_master_in_groups_ends_the_job_and_the_resume_is_exact() {
+    for victim in [13, 8] {
+        let dir = tempfile::tempdir().unwrap();
+        let ckpt = dir.path().join(format!("groups-{victim}.ckpt"));
+        let ck = ckpt.to_str().unwrap();
+        let args = [
+            "--group-size",
+            "8",
+            "--checkpoint",
+            ck,
+            "--checkpoint-every",
+            "0.05",
+            "queens",
+            "16",
+        ];
+        let mut child = command(16, 1, &args)
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        common::wait_for_file(&mut child, &ckpt, Duration::from_secs(30));
+        common::wait_for_rewrites(&mut child, &ckpt, 1, Duration::from_secs(30));
+        let t = Instant::now();
+        let pid = loop {
+            let found = processes_with(ck);
+            if let Some(&(pid, _)) = found.iter().find(|&&(_, r)| r == Some(victim)) {
+                break pid;
+            }
+            assert!(child.try_wait().unwrap().is_none(), "the run ended first");
+            assert!(t.elapsed() < Duration::from_secs(20), "no rank {victim}");
+            std::thread::sleep(Duration::from_millis(5));
+        };
+        assert!(kill(pid, "-KILL"), "rank {victim} ended before the kill");
+        let status = wait_exit(&mut child, Duration::from_secs(30));
+        let mut stderr = String::new();
+        std::io::Read::read_to_string(child.stderr.as_mut().unwrap(), &mut stderr).unwrap();
+        assert!(!status.success());
+        assert!(stderr.contains(&format!("rank {victim}")), "{stderr}");
+        wait_gone(ck);
+        assert!(ckpt.exists(), "the checkpoint is kept");
+        // Resumed on 6 ranks of 1 thread in groups of 4, and on 3 of 2
+        // threads in one group.
+        let shape = if victim == 13 {
+            (6, 1, "4")
+        } else {
+            (3, 2, "0")
+        };
+        let v = finish(
+            shape.0,
+            shape.1,
+            &ckpt,
+            &["--group-size", shape.2, "queens", "16"],
+        );
+        assert_eq!(v["solutions"], A000170[15], "after rank {victim} died");
+        assert!(!ckpt.exists());
+    }
+}
+
 #[test]
 fn checkpoints_of_other_runs_and_bad_files_are_refused() {
     let dir = tempfile::tempdir().unwrap();

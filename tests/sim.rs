@@ -20,6 +20,9 @@ fn t1() -> Arc<Uts> {
 /// UTS T1: 4,130,071 nodes, 3,305,118 leaves (Olivier et al.).
 const T1: (u64, u64) = (3_305_118, 4_130_071);
 
+/// UTS T3: 4,112,897 nodes, 3,599,034 leaves (Olivier et al.).
+const T3: (u64, u64) = (3_599_034, 4_112_897);
+
 fn counts(r: &SimReport) -> (u64, u64) {
     (r.solutions, r.nodes)
 }
@@ -88,6 +91,61 @@ fn hungry_ranks_keep_the_count_exact_under_32_jittered_seeds() {
         hungers += r.master.hungers;
     }
     assert!(hungers > 1000, "{hungers} hungers handled");
+}
+
+/// The extended star's second level: group masters under rank 0. The
+/// count and the nodes stay exact at 1,024 ranks of one thread in groups
+/// of 32 and at 4,096 ranks of 4 threads in groups of 64, and under 32
+/// jittered schedules of 64 ranks of 2 threads in groups of 4 on a slow
+/// network (donations across groups, hungry groups, asks that cross work:
+/// every path the tree adds), uneven groups too.
+#[test]
+fn groups_keep_the_count_exact_at_scale_and_under_32_jittered_seeds() {
+    let tree = t1();
+    for (ranks, threads, group) in [(1024, 1, 32), (4096, 4, 64), (8, 2, 3)] {
+        let mut config = SimConfig::new(ranks, threads, 30);
+        config.group_size = Some(group);
+        let r = simulate(&tree, &config).unwrap();
+        assert_eq!(counts(&r), T1, "{ranks}x{threads} in groups of {group}");
+        assert_eq!(r.groups, ranks.div_ceil(group));
+    }
+    // T3, binomial: its work must be stolen, across groups too.
+    let (p3, _) = Params::named("T3").unwrap();
+    let t3 = Arc::new(Uts::new(p3, "T3"));
+    let mut crossed = 0;
+    for seed in 1..=32 {
+        let mut config = SimConfig::new(64, 2, 30);
+        config.group_size = Some(if seed % 2 == 0 { 4 } else { 5 });
+        config.seed = seed;
+        config.jitter = 4.0;
+        config.hunger = Some(1);
+        config.network = hysolve::cluster::sim::Network::named("ethernet").unwrap();
+        let r = simulate(&t3, &config).unwrap();
+        assert_eq!(counts(&r), T3, "seed {seed}");
+        // Donations the root routed between groups.
+        crossed += r.master.donations_routed;
+    }
+    assert!(crossed > 0, "no donation crossed groups in 32 seeds");
+}
+
+/// Every mode through the tree: the answer of `all`, `first` and `unique`
+/// passes up through the group masters, and `Terminate` down.
+#[test]
+fn every_mode_gives_the_real_answer_in_groups() {
+    let q = Arc::new(Queens::new(9, false).unwrap());
+    let (whole, _) = sequential(&*q, Mode::Count);
+    for (ranks, threads, group) in [(8, 1, 3), (16, 2, 4)] {
+        let mut config = SimConfig::new(ranks, threads, 40);
+        config.group_size = Some(group);
+        let r = simulate(&q, &config).unwrap();
+        assert_eq!((r.solutions, r.nodes), (352, whole.nodes));
+        config.mode = Mode::All;
+        assert_eq!(simulate(&q, &config).unwrap().solutions, 352);
+        config.mode = Mode::First;
+        assert_eq!(simulate(&q, &config).unwrap().solutions, 1);
+        config.mode = Mode::Unique;
+        assert_eq!(simulate(&q, &config).unwrap().solutions, 2);
+    }
 }
 
 #[test]
@@ -290,9 +348,6 @@ fn a_rank_killed_at_30_percent_leaves_a_checkpoint_that_resumes_exactly() {
     // Fewer nodes walked after the resume than in the whole run.
     assert!(s["predicted_s"].as_f64().unwrap() < predicted);
 }
-
-/// UTS T3: 4,112,897 nodes, 3,599,034 leaves (Olivier et al.).
-const T3: (u64, u64) = (3_599_034, 4_112_897);
 
 /// Donations go straight from victim to thief, so a thief's messages can
 /// reach the master before the victim's `Donated`: the master holds them

@@ -39,6 +39,14 @@ pub struct RunConfig {
     /// still holds some (`Hungry`); 0: a rank asks only once it runs dry.
     /// `None` (the default): [`RunConfig::hunger_threshold`]'s rule.
     pub hunger: Option<usize>,
+    /// Ranks per group of the extended star's second level: rank 0's
+    /// master serves group masters, each of which serves the ranks of its
+    /// group. `Some(0)`: one group, rank 0 serves every rank; `None` (the
+    /// default): one group up to 64 ranks, beyond that groups of about the
+    /// square root of the ranks (see `cluster/README.md`, "Groups"). A
+    /// group is rounded up to whole nodes when the job script says how many
+    /// ranks each node runs (`HYSOLVE_RANKS_PER_NODE`).
+    pub group_size: Option<usize>,
     /// When the input was parsed: `wall_s` counts from here [default: when
     /// the configuration was made].
     pub started: Instant,
@@ -122,6 +130,7 @@ impl std::fmt::Debug for RunConfig {
             .field("mode", &self.mode)
             .field("threads", &self.threads)
             .field("prefixes_per_worker", &self.prefixes_per_worker)
+            .field("group_size", &self.group_size)
             .field("hunger", &self.hunger)
             .field("limit", &self.limit)
             .field("at_least", &self.at_least)
@@ -140,6 +149,7 @@ impl RunConfig {
             threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
             prefixes_per_worker: DEFAULT_PREFIXES_PER_WORKER,
             hunger: None,
+            group_size: None,
             started: Instant::now(),
             limit: None,
             at_least: None,
@@ -168,6 +178,21 @@ impl RunConfig {
     pub fn hunger(mut self, workers: usize) -> Self {
         self.hunger = Some(workers);
         self
+    }
+
+    /// Ranks per group (see [`RunConfig::group_size`]; 0: one group).
+    pub fn group_size(mut self, ranks: usize) -> Self {
+        self.group_size = Some(ranks);
+        self
+    }
+
+    /// The groups of a run of `ranks` ranks, `per_node` of them a node.
+    pub(crate) fn layout(&self, ranks: usize, per_node: usize) -> super::layout::Layout {
+        use super::layout::Layout;
+        let size = self
+            .group_size
+            .unwrap_or_else(|| Layout::default_group_size(ranks));
+        Layout::groups_of(ranks, size, per_node)
     }
 
     /// The idle workers, with nothing to steal, at which a rank that

@@ -9,15 +9,21 @@
 //! answers with messages to ranks in an [`Outbox`]: it sends nothing itself
 //! (the manager does). Its only I/O is the output it is given: solutions
 //! written to the sink, checkpoints to their file.
+//!
+//! In a run of groups ([`Layout`]) its master is the *root*: its children
+//! are the groups, each served through its master (`group.rs`), which
+//! wraps what it sends the root in `Up` and takes the root's messages in
+//! `Down`.
 
 use super::causal::CausalOrder;
 use super::checkpointer::Checkpointer;
 use super::config::RunConfig;
 use super::delivery::Delivery;
+use super::layout::Layout;
 use super::master::{Master, Outbox};
 use super::observer::{OBSERVE_EVERY, Progress};
 use super::outcome::{Improvement, Outcome, RunError};
-use super::protocol::Message;
+use super::protocol::{Message, RankReport};
 use crate::engine::{Counters, Mode, Piece, Prefix, Problem, Tally, UnitReport, expand};
 use std::sync::atomic::Ordering;
 use std::time::Instant;
@@ -25,9 +31,16 @@ use std::time::Instant;
 /// Rank 0's host.
 pub(crate) struct Head<'a> {
     config: &'a RunConfig,
+    /// Who the master's children are: ranks, or groups.
+    layout: Layout,
+    /// In a run of groups, the rank of each group that a donation for it
+    /// goes to (as its last message to the root named).
+    receivers: Vec<u32>,
     master: Master,
     /// Holds back a thief's messages until its donations are handled.
     order: CausalOrder,
+    /// Every rank's final report, once sent.
+    finals: Vec<Option<RankReport>>,
     /// What expanding the root counted.
     expansion: Counters,
     /// Where solutions go.
@@ -43,16 +56,22 @@ pub(crate) struct Head<'a> {
 
 impl<'a> Head<'a> {
     /// Rank 0 starts the run: the initial prefixes from the root (or the
-    /// units a checkpoint left), the master over `size` ranks, the
-    /// checkpoints; the solutions found while expanding the root are
-    /// delivered, and the first messages are in `out`.
+    /// units a checkpoint left), the master over the ranks or groups of
+    /// `layout`, the checkpoints; the solutions found while expanding the
+    /// root are delivered, and the first messages are in `out`.
     pub(crate) fn start<P: Problem>(
         problem: &P,
         config: &'a RunConfig,
-        size: usize,
+        layout: Layout,
         delivery: Delivery<'a>,
         out: &mut Outbox,
     ) -> Result<Head<'a>, RunError> {
+        let size = layout.ranks();
+        let children = if layout.grouped() {
+            layout.groups()
+        } else {
+            size
+        };
         let resume = config.checkpoint.as_ref().and_then(|c| c.resume.as_ref());
         let mut expansion = Counters::default();
         let mut expanded_best = None;
@@ -78,8 +97,13 @@ impl<'a> Head<'a> {
         });
         let mut head = Head {
             config,
-            master: Master::new(size, initial, config.stop_after()),
-            order: CausalOrder::new(size),
+            layout,
+            receivers: (0..children)
+                .map(|g| layout.master_of_group(g) as u32)
+                .collect(),
+            master: Master::new(children, initial, config.stop_after()),
+            order: CausalOrder::new(children),
+            finals: vec![None; size],
             expansion,
             delivery,
             checkpointer,
@@ -88,6 +112,7 @@ impl<'a> Head<'a> {
             interrupted: false,
             last_observed: Instant::now(),
         };
+        let mut first = Outbox::new();
         if config.mode == Mode::Optimise {
             // A resumed run starts from the checkpoint's incumbent, every
             // run from its target; the expansion's best is an improvement
@@ -96,7 +121,7 @@ impl<'a> Head<'a> {
             let floor = resumed.as_ref().map_or(0, |(v, _)| v + 1);
             let floor = floor.max(config.at_least.unwrap_or(0));
             let told = resumed.as_ref().map(|(v, _)| *v);
-            head.master.start_floor(floor, told, out);
+            head.master.start_floor(floor, told, &mut first);
             if let Some((value, _)) = &resumed {
                 head.history.push(Improvement {
                     s: 0.0,
@@ -106,10 +131,11 @@ impl<'a> Head<'a> {
             }
             head.best = resumed;
             if let Some((value, text)) = expanded_best {
-                head.improve(None, value, text, out);
+                head.improve(None, value, text, &mut first);
             }
         }
-        head.accept_solutions(0, None, found, out)?;
+        head.accept_solutions(0, None, found, &mut first)?;
+        head.down(first, out);
         if let Some(observer) = &config.observer {
             observer.started(head.master.stats.initial_prefixes);
         }
@@ -123,12 +149,36 @@ impl<'a> Head<'a> {
 
     /// Whether every rank has sent its final report.
     pub(crate) fn finished(&self) -> bool {
-        self.master.finished()
+        self.finals.iter().all(Option::is_some)
+    }
+
+    /// The master's messages to its children, as messages to ranks: in a
+    /// run of groups, to each group's master, in `Down`, a donation
+    /// request naming the rank of the thief group that receives.
+    fn down(&self, from: Outbox, out: &mut Outbox) {
+        if !self.layout.grouped() {
+            out.extend(from);
+            return;
+        }
+        for (group, msg) in from {
+            let msg = match msg {
+                Message::DonateRequest { thief, asks } => Message::DonateRequest {
+                    thief: self.receivers[thief as usize],
+                    asks,
+                },
+                msg => msg,
+            };
+            out.push((
+                self.layout.master_of_group(group),
+                Message::Down(Box::new(msg)),
+            ));
+        }
     }
 
     /// A master-side message from rank `from` (rank 0's own included),
     /// handled now or, when it depends on donations not yet announced,
-    /// once they are (see `causal.rs`).
+    /// once they are (see `causal.rs`). In a run of groups, only group
+    /// masters talk to the root, in `Up`.
     pub(crate) fn handle(
         &mut self,
         from: usize,
@@ -136,6 +186,42 @@ impl<'a> Head<'a> {
         now: Instant,
         out: &mut Outbox,
     ) -> Result<(), RunError> {
+        let mut local = Outbox::new();
+        let r = self.handle_in_order(from, msg, now, &mut local);
+        self.down(local, out);
+        r
+    }
+
+    fn handle_in_order(
+        &mut self,
+        from: usize,
+        msg: Message,
+        now: Instant,
+        out: &mut Outbox,
+    ) -> Result<(), RunError> {
+        let (from, msg) = if self.layout.grouped() {
+            match msg {
+                Message::Up { receiver, msg } if self.layout.is_group_master(from) => {
+                    let group = self.layout.group_of(from);
+                    if self.layout.group_of(receiver as usize) != group {
+                        return Err(RunError::Protocol {
+                            rank: from,
+                            what: "receiver outside its group",
+                        });
+                    }
+                    self.receivers[group] = receiver;
+                    (group, *msg)
+                }
+                msg => {
+                    return Err(RunError::Protocol {
+                        rank: from,
+                        what: msg.kind(),
+                    });
+                }
+            }
+        } else {
+            (from, msg)
+        };
         let Some(msg) = self.order.admit(from, msg) else {
             self.master.stats.held_back += 1;
             return Ok(());
@@ -171,7 +257,14 @@ impl<'a> Head<'a> {
                 units,
                 ..
             } => {
-                let thief = thief as usize;
+                // In a run of groups, the thief is a rank of another group.
+                let thief = match self.layout.grouped() {
+                    true if (thief as usize) < self.layout.ranks() => {
+                        self.layout.group_of(thief as usize)
+                    }
+                    true => usize::MAX,
+                    false => thief as usize,
+                };
                 if thief >= self.order.ranks() || thief == from {
                     return Err(RunError::Protocol {
                         rank: from,
@@ -185,17 +278,34 @@ impl<'a> Head<'a> {
                     })?;
                 }
                 self.master
-                    .on_donated(from, thief, u64::from(pieces), now, out);
+                    .on_donated(from, Some(thief), u64::from(pieces), now, out);
                 return Ok(Some(thief));
             }
-            Message::Solutions { unit, texts } => self.accept_solutions(from, unit, texts, out)?,
+            Message::Solutions { unit, texts } => self.solutions(from, unit, texts, out)?,
             Message::Improved { value, text } => self.improve(Some(from), value, text, out),
             Message::UnitDone { report, .. } => self.on_unit_done(from, report)?,
-            Message::Final(report) => self.master.on_final(*report),
+            Message::Final(report) => {
+                let rank = report.rank;
+                // A rank's own, or (in a run of groups) passed up by its
+                // group's master.
+                let speaker = match self.layout.grouped() {
+                    true => self.layout.master_of(rank),
+                    false => rank,
+                };
+                if rank >= self.finals.len() || speaker != self.child_rank(from) {
+                    return Err(RunError::Protocol {
+                        rank: from,
+                        what: "final report of another rank",
+                    });
+                }
+                self.finals[rank] = Some(*report);
+            }
             Message::Work { .. }
             | Message::DonateRequest { .. }
             | Message::Donation { .. }
             | Message::Incumbent(_)
+            | Message::Up { .. }
+            | Message::Down(_)
             | Message::Terminate => {
                 return Err(RunError::Protocol {
                     rank: 0,
@@ -204,6 +314,16 @@ impl<'a> Head<'a> {
             }
         }
         Ok(None)
+    }
+
+    /// The rank that speaks for child `child`: itself, or its group's
+    /// master.
+    fn child_rank(&self, child: usize) -> usize {
+        if self.layout.grouped() {
+            self.layout.master_of_group(child)
+        } else {
+            child
+        }
     }
 
     /// Optimisation: a solution of objective `value` found by rank `from`
@@ -217,14 +337,28 @@ impl<'a> Head<'a> {
             self.history.push(Improvement {
                 s: self.config.started.elapsed().as_secs_f64(),
                 value,
-                rank: from.unwrap_or(0),
+                rank: from.map_or(0, |c| self.child_rank(c)),
             });
             self.best = Some((value, text));
         }
     }
 
-    /// Solutions found by rank `from` (in `unit`, when checkpointing).
+    /// Solutions found by rank `from` (in `unit`, when checkpointing): rank
+    /// 0's own, handed over without a message.
     pub(crate) fn accept_solutions(
+        &mut self,
+        from: usize,
+        unit: Option<Prefix>,
+        texts: Vec<String>,
+        out: &mut Outbox,
+    ) -> Result<(), RunError> {
+        let mut local = Outbox::new();
+        let r = self.solutions(from, unit, texts, &mut local);
+        self.down(local, out);
+        r
+    }
+
+    fn solutions(
         &mut self,
         from: usize,
         unit: Option<Prefix>,
@@ -264,6 +398,13 @@ impl<'a> Head<'a> {
     /// The clockwork between messages: thieves waiting for a victim old
     /// enough, a signal, a checkpoint due.
     pub(crate) fn duties(&mut self, now: Instant, out: &mut Outbox) -> Result<(), RunError> {
+        let mut local = Outbox::new();
+        let r = self.clockwork(now, &mut local);
+        self.down(local, out);
+        r
+    }
+
+    fn clockwork(&mut self, now: Instant, out: &mut Outbox) -> Result<(), RunError> {
         self.master.on_tick(now, out);
         let signalled = self
             .config
@@ -293,7 +434,13 @@ impl<'a> Head<'a> {
             return;
         }
         self.last_observed = now;
-        let t = self.master.progress() - self.master.rank_progress(0) + own;
+        // Rank 0's entry (in a run of groups, its group's) is replaced by
+        // its pool's live totals only where it is rank 0's alone.
+        let t = if self.layout.grouped() {
+            self.master.progress()
+        } else {
+            self.master.progress() - self.master.rank_progress(0) + own
+        };
         observer.progress(&Progress {
             elapsed: now.duration_since(self.config.started),
             initial: self.master.stats.initial_prefixes,
@@ -341,7 +488,8 @@ impl<'a> Head<'a> {
             checkpointer.remove()?;
         }
         let answered = self.master.terminated_at().unwrap_or_else(Instant::now);
-        let (reports, master_stats) = self.master.into_reports();
+        let master_stats = self.master.stats;
+        let reports: Vec<RankReport> = self.finals.into_iter().flatten().collect();
         let mut nodes = self.expansion.nodes;
         let mut solutions = self.expansion.solutions;
         let mut depth = self.expansion.depth;
@@ -415,7 +563,7 @@ mod test {
         let mut sink = Callback(|t: &str| found.push(t.to_owned()));
         let delivery = Delivery::new(&mut sink, config.mode, None);
         let mut out = Outbox::new();
-        let mut head = Head::start(&q, config, size, delivery, &mut out).unwrap();
+        let mut head = Head::start(&q, config, Layout::flat(size), delivery, &mut out).unwrap();
         // Channels by (from, to); `send` appends.
         let mut wires: Vec<VecDeque<Message>> = vec![VecDeque::new(); size * size];
         let send = |wires: &mut Vec<VecDeque<Message>>, from: usize, to: usize, m: Message| {
@@ -585,7 +733,7 @@ mod test {
         let mut sink = Callback(|_: &str| {});
         let delivery = Delivery::new(&mut sink, Mode::Count, None);
         let mut out = Outbox::new();
-        let mut head = Head::start(&q, &config, 2, delivery, &mut out).unwrap();
+        let mut head = Head::start(&q, &config, Layout::flat(2), delivery, &mut out).unwrap();
         let r = head.handle(1, Message::Terminate, Instant::now(), &mut out);
         assert!(matches!(
             r,

@@ -36,3 +36,16 @@ pub fn local_ranks() -> usize {
     .find_map(|v| std::env::var(v).ok()?.trim().parse::<usize>().ok())
     .unwrap_or(1)
 }
+
+/// The ranks each node of the job runs, as the job script says
+/// (`HYSOLVE_RANKS_PER_NODE`, which `pbs/hybrid.sh` sets), or 1. Only a
+/// value that every rank reads alike may shape the groups: a launcher's
+/// count of this node's ranks differs between nodes that run different
+/// numbers of ranks, so it is not used.
+pub(crate) fn ranks_per_node() -> usize {
+    std::env::var("HYSOLVE_RANKS_PER_NODE")
+        .ok()
+        .and_then(|v| v.trim().parse::<usize>().ok())
+        .filter(|&n| n > 0)
+        .unwrap_or(1)
+}

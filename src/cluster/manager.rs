@@ -1,13 +1,17 @@
 //! The rank manager: the one thread of a rank that talks to other ranks.
 //! It moves messages and events between the transport, the rank's state
-//! machine ([`RankState`], free of I/O) and, on rank 0, the host of the
+//! machine ([`RankState`], free of I/O), on rank 0 the host of the
 //! master, the solutions' delivery, the checkpoints and the observer
-//! ([`Head`]). It decides nothing itself: it polls, routes and sends.
+//! ([`Head`]), and on the first rank of each group in a run of groups the
+//! group's master ([`GroupHost`]). It decides nothing itself: it polls,
+//! routes and sends.
 
 use super::config::RunConfig;
 use super::delivery::Delivery;
+use super::group::{GroupError, GroupHost};
 use super::head::Head;
 use super::host::{host_name, online_cpus, thread_cpu_seconds};
+use super::layout::Layout;
 use super::master::Outbox;
 use super::outcome::{Outcome, RunError};
 use super::protocol::{Message, RankReport};
@@ -36,6 +40,8 @@ struct Manager<'a, P: Problem, T: Transport> {
     events: Receiver<PoolEvent<P::Node>>,
     /// Rank 0 only, once started.
     head: Option<Head<'a>>,
+    /// The first rank of each group, in a run of groups.
+    group: Option<GroupHost>,
     /// Messages this rank sends itself (rank 0: between its master and its pool).
     inbox: VecDeque<(usize, Message)>,
     /// This thread's CPU time when the rank started.
@@ -90,12 +96,13 @@ pub(super) fn run_rank<P: Problem, T: Transport>(
     sink: &mut dyn SolutionSink,
 ) -> Result<Option<Outcome>, RunError> {
     let size = transport.size();
-    let mut m = Manager::new(problem.clone(), config, transport);
+    let layout = config.layout(size, super::launcher::ranks_per_node());
+    let mut m = Manager::new(problem.clone(), config, transport, layout);
     if m.rank == 0 {
         let resume = config.checkpoint.as_ref().and_then(|c| c.resume.as_ref());
         let delivery = Delivery::new(sink, config.mode, resume);
         let mut out = Outbox::new();
-        m.head = Some(Head::start(&*problem, config, size, delivery, &mut out)?);
+        m.head = Some(Head::start(&*problem, config, layout, delivery, &mut out)?);
         m.dispatch(out);
     }
     let mut asks = Vec::new();
@@ -110,7 +117,7 @@ pub(super) fn run_rank<P: Problem, T: Transport>(
 }
 
 impl<'a, P: Problem, T: Transport> Manager<'a, P, T> {
-    fn new(problem: Arc<P>, config: &'a RunConfig, transport: T) -> Self {
+    fn new(problem: Arc<P>, config: &'a RunConfig, transport: T, layout: Layout) -> Self {
         let cpu_start = thread_cpu_seconds();
         let rank = transport.rank();
         let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
@@ -152,16 +159,31 @@ impl<'a, P: Problem, T: Transport> Manager<'a, P, T> {
                 problem,
                 config.mode,
                 rank,
+                layout,
                 pool,
                 report,
                 config.checkpoint.is_some(),
             ),
             events,
             head: None,
+            group: layout.is_group_master(rank).then(|| {
+                GroupHost::new(
+                    layout,
+                    layout.group_of(rank),
+                    config.checkpoint.is_some(),
+                    Instant::now(),
+                )
+            }),
             inbox: VecDeque::new(),
             cpu_start,
-            poll_max: poll_max(rank, config.threads, local_ranks, host_cpus),
-            idle_poll_max: idle_poll_max(rank, config.threads, local_ranks, host_cpus),
+            // A group's master serves its group as rank 0 serves all.
+            poll_max: poll_max(serves(rank, layout), config.threads, local_ranks, host_cpus),
+            idle_poll_max: idle_poll_max(
+                serves(rank, layout),
+                config.threads,
+                local_ranks,
+                host_cpus,
+            ),
         }
     }
 
@@ -227,9 +249,10 @@ impl<'a, P: Problem, T: Transport> Manager<'a, P, T> {
     }
 
     fn done(&self) -> bool {
-        match &self.head {
-            Some(head) => head.finished(),
-            None => self.state.terminated(),
+        match (&self.head, &self.group) {
+            (Some(head), _) => head.finished(),
+            (None, Some(group)) => group.finished(),
+            (None, None) => self.state.terminated(),
         }
     }
 
@@ -243,6 +266,11 @@ impl<'a, P: Problem, T: Transport> Manager<'a, P, T> {
             if !self.state.terminated() {
                 head.observe(self.state.progress(), now);
             }
+            self.dispatch(out);
+        }
+        if let Some(group) = &mut self.group {
+            let mut out = Outbox::new();
+            group.tick(now, &mut out);
             self.dispatch(out);
         }
         let mut progress = Vec::new();
@@ -294,6 +322,25 @@ impl<'a, P: Problem, T: Transport> Manager<'a, P, T> {
                 let cpu_s = thread_cpu_seconds() - self.cpu_start;
                 self.state.on_terminate(wall_s, cpu_s, &mut sends);
             }
+            // A group's master's side.
+            Message::Down(msg) => {
+                let Some(group) = &mut self.group else {
+                    return Err(RunError::Protocol {
+                        rank: from,
+                        what: "Down",
+                    });
+                };
+                let what = msg.kind();
+                group
+                    .from_root(*msg, now, &mut sends)
+                    .map_err(|_| RunError::Protocol { rank: from, what })?;
+            }
+            msg if self.group.is_some() && !matches!(msg, Message::Up { .. }) => {
+                let group = self.group.as_mut().expect("just seen");
+                group
+                    .from_rank(from, msg, now, &mut sends)
+                    .map_err(group_error)?;
+            }
             // Master side.
             msg => {
                 let Some(head) = &mut self.head else {
@@ -309,6 +356,24 @@ impl<'a, P: Problem, T: Transport> Manager<'a, P, T> {
         }
         self.dispatch(sends);
         Ok(())
+    }
+}
+
+/// The rank as `poll_max` sees it: 0 for any rank that runs a master
+/// (rank 0, and each group's master), which polls as rank 0 does.
+fn serves(rank: usize, layout: Layout) -> usize {
+    if layout.is_group_master(rank) {
+        0
+    } else {
+        rank
+    }
+}
+
+/// A group's master's refusal, as the run's error.
+pub(super) fn group_error(e: GroupError) -> RunError {
+    match e {
+        GroupError::Protocol(rank, what) => RunError::Protocol { rank, what },
+        GroupError::Unit(rank, unit) => RunError::Unit { rank, unit },
     }
 }
 

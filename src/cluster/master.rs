@@ -1,9 +1,11 @@
-//! The master's bookkeeping, free of any transport: which ranks wait for
-//! work, which owe a donation, what is left in the pool, and when the answer
-//! is known. `README.md` beside this file argues why it terminates exactly
-//! when all work is done.
+//! The master's bookkeeping, free of any transport: which of its children
+//! wait for work, which owe a donation, what is left in the pool, and when
+//! the answer is known. Its children are ranks (rank 0's master in a run
+//! of one group, and each group's master) or groups (the root, above group
+//! masters): it calls them ranks. `README.md` beside this file argues why
+//! it terminates exactly when all work is done, at one level and two.
 
-use super::protocol::{Message, RankReport};
+use super::protocol::Message;
 use crate::engine::{Piece, Tally};
 use std::collections::{BTreeSet, VecDeque};
 use std::time::{Duration, Instant};
@@ -28,8 +30,8 @@ struct RankState {
     /// carries it, so that the rank can tell a request that its own ask
     /// answered).
     asks: u64,
-    /// The waiting rank this rank's owed donation goes to (its *thief*).
-    thief: Option<usize>,
+    /// The thief this rank's owed donation goes to.
+    thief: Option<Thief>,
     /// A donation request is out on this rank's behalf (it is some busy
     /// rank's thief).
     has_victim: bool,
@@ -52,7 +54,7 @@ struct RankState {
 pub(super) const VICTIM_MIN_AGE_IN_ROUND_TRIPS: u32 = 8;
 
 /// What the master itself did, for `--stats`.
-#[derive(Debug, Clone, Default, PartialEq, serde::Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct MasterStats {
     /// Initial prefixes (units) the root was cut into.
     pub initial_prefixes: u64,
@@ -85,6 +87,23 @@ pub struct MasterStats {
 /// Orders victims: dealt work longest ago first, then lowest.
 type VictimKey = (u64, usize);
 
+/// Who a donation is asked for: a child, or (a group's master) a rank of
+/// another group, for which the root asked this group to donate.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Thief {
+    Child(usize),
+    Foreign,
+}
+
+/// A group's master: the root's request that the group donate to `receiver`,
+/// a rank of another group.
+#[derive(Debug, Clone, Copy)]
+struct ForeignThief {
+    receiver: u32,
+    /// A child of this group owes the donation.
+    has_victim: bool,
+}
+
 /// Every structure the master consults per request is indexed, so that a
 /// request costs O(log ranks), not O(ranks) (see `master_bench.rs`).
 pub(super) struct Master {
@@ -103,12 +122,20 @@ pub(super) struct Master {
     /// Those of them that are not hungry: the possible victims of a
     /// hungry thief.
     sated: BTreeSet<VictimKey>,
+    /// A group's master: when every child waits and the pool is empty, the
+    /// group asks its parent for work instead of ending the run.
+    upward: bool,
+    /// A group's master: the root's open request for a donation.
+    foreign: Option<ForeignThief>,
+    /// What a `DonateRequest` adds to a child's index to name it: a
+    /// group's master names the thief by its rank (its group's first rank
+    /// plus its index); the root names a group by its index.
+    offset: usize,
     limit: Option<u64>,
     found: u64,
     /// Optimisation: the least objective that improves on the incumbent.
     floor: u64,
     terminated_at: Option<Instant>,
-    finals: Vec<Option<RankReport>>,
     /// Depth of the initial prefixes (they all have the same).
     initial_depth: u32,
     /// A moving average of the time from a `DonateRequest` to its
@@ -121,9 +148,9 @@ pub(super) struct Master {
 }
 
 impl Master {
-    /// A master for `ranks` ranks with the initial prefixes. Every rank,
-    /// the master's own included, starts busy and announces itself with an
-    /// `AskForWork`.
+    /// A master for `ranks` children with the initial prefixes. Every
+    /// child, the master's own rank (or group) included, starts busy and
+    /// announces itself with an `AskForWork`.
     pub(super) fn new(ranks: usize, initial: Vec<Piece>, limit: Option<u64>) -> Self {
         let initial_depth = initial.first().map_or(0, |p| p.depth);
         Master {
@@ -140,14 +167,94 @@ impl Master {
             // Every rank starts busy (see above).
             victims: (0..ranks).map(|r| (0, r)).collect(),
             sated: (0..ranks).map(|r| (0, r)).collect(),
+            upward: false,
+            foreign: None,
+            offset: 0,
             limit,
             found: 0,
             floor: 0,
             terminated_at: None,
-            finals: vec![None; ranks],
             round_trip: None,
             deals: 0,
         }
+    }
+
+    /// A group's master over `ranks` ranks: it starts with an empty pool,
+    /// is dealt work by the root, and never ends the run itself (the root
+    /// does, and counts solutions towards a limit).
+    pub(super) fn for_group(ranks: usize, first: usize) -> Self {
+        Master {
+            upward: true,
+            offset: first,
+            ..Master::new(ranks, Vec::new(), None)
+        }
+    }
+
+    /// A group's master: whether the group holds no work (its pool is
+    /// empty and every rank of it waits). Its `AskForWork` to the root
+    /// says so.
+    pub(super) fn dry(&self) -> bool {
+        self.pool.is_empty() && self.waiting == self.ranks.len()
+    }
+
+    /// A group's master: whether a rank of the group waits for work that
+    /// the group cannot give (the pool is empty and no rank of the group
+    /// was found to donate for it): the group would take work from
+    /// another (`Hungry`). Also a waiting rank to name as the receiver.
+    pub(super) fn starved(&self) -> Option<usize> {
+        if !self.pool.is_empty() {
+            return None;
+        }
+        self.to_serve
+            .iter()
+            .copied()
+            .find(|&r| self.ranks[r].waiting && !self.ranks[r].has_victim)
+    }
+
+    /// A rank that waits (to receive a donation for the group), if any.
+    pub(super) fn a_waiting_rank(&self) -> Option<usize> {
+        self.to_serve
+            .iter()
+            .copied()
+            .find(|&r| self.ranks[r].waiting)
+    }
+
+    /// A group's master: work the root dealt the group.
+    pub(super) fn refill(
+        &mut self,
+        pieces: Vec<Piece>,
+        initial_depth: u32,
+        now: Instant,
+        out: &mut Outbox,
+    ) {
+        self.initial_depth = initial_depth;
+        self.pool.extend(pieces);
+        self.serve(now, out);
+    }
+
+    /// A group's master: the root asks the group to donate to `receiver`,
+    /// a rank of another group. One request at a time; a later one
+    /// replaces it (the root asks again only once the first was answered).
+    pub(super) fn on_foreign_request(&mut self, receiver: u32, now: Instant, out: &mut Outbox) {
+        if self.foreign.is_some_and(|f| f.has_victim) {
+            // Still owed by a child: keep that, for the new receiver.
+            if let Some(f) = &mut self.foreign {
+                f.receiver = receiver;
+            }
+            return;
+        }
+        self.foreign = Some(ForeignThief {
+            receiver,
+            has_victim: false,
+        });
+        self.serve(now, out);
+    }
+
+    /// A group's master: rank `thief` of the group received a donation
+    /// from a rank of another group (it was dealt work).
+    pub(super) fn on_received(&mut self, thief: usize, now: Instant, out: &mut Outbox) {
+        self.dealt(thief, now);
+        self.serve(now, out);
     }
 
     pub(super) fn terminated(&self) -> bool {
@@ -157,15 +264,6 @@ impl Master {
     /// When the answer became known.
     pub(super) fn terminated_at(&self) -> Option<Instant> {
         self.terminated_at
-    }
-
-    /// Every rank has sent its `Final`.
-    pub(super) fn finished(&self) -> bool {
-        self.finals.iter().all(Option::is_some)
-    }
-
-    pub(super) fn into_reports(self) -> (Vec<RankReport>, MasterStats) {
-        (self.finals.into_iter().flatten().collect(), self.stats)
     }
 
     /// Running totals the ranks last reported.
@@ -247,11 +345,13 @@ impl Master {
     /// to it: the thief was dealt work, as if the master had dealt it. (The
     /// thief is the one the master asked for, which still waits: a thief
     /// with a victim is not served from the pool, and its later messages
-    /// are handled after this one, see `causal.rs`.)
+    /// are handled after this one, see `causal.rs`.) `thief` is `None`
+    /// when the donation went to a rank of another group (a group's
+    /// master answering the root's request).
     pub(super) fn on_donated(
         &mut self,
         from: usize,
-        thief: usize,
+        thief: Option<usize>,
         pieces: u64,
         now: Instant,
         out: &mut Outbox,
@@ -263,7 +363,10 @@ impl Master {
             let trip = now.saturating_duration_since(asked);
             self.round_trip = Some(self.round_trip.map_or(trip, |t| (t * 7 + trip) / 8));
         }
-        self.dealt(thief, now);
+        match thief {
+            Some(thief) => self.dealt(thief, now),
+            None => self.foreign = None,
+        }
         self.release_thief(from);
         self.serve(now, out);
     }
@@ -276,9 +379,17 @@ impl Master {
             r.owes_donation = false;
             thief = r.thief.take();
         });
-        if let Some(thief) = thief {
-            self.ranks[thief].has_victim = false;
-            self.enqueue(thief);
+        match thief {
+            Some(Thief::Child(thief)) => {
+                self.ranks[thief].has_victim = false;
+                self.enqueue(thief);
+            }
+            Some(Thief::Foreign) => {
+                if let Some(f) = &mut self.foreign {
+                    f.has_victim = false;
+                }
+            }
+            None => {}
         }
     }
 
@@ -321,12 +432,29 @@ impl Master {
     /// thief, among those that are not hungry themselves. `None` when no
     /// thief waits, or when the next has no victim old enough (it stays
     /// first in line).
-    fn next_pair(&mut self, now: Instant) -> Option<(usize, usize)> {
+    fn next_pair(&mut self, now: Instant) -> Option<(Thief, usize)> {
+        // The root's request for another group's rank comes after this
+        // group's waiting ranks, before its hungry ones.
+        let foreign_first = self.foreign.is_some_and(|f| !f.has_victim)
+            && !self
+                .to_serve
+                .iter()
+                .any(|&r| self.ranks[r].waiting && !self.ranks[r].has_victim);
+        if foreign_first {
+            return match self.victims.first() {
+                Some(&(_, victim)) if !self.too_young(victim, now) => {
+                    Some((Thief::Foreign, victim))
+                }
+                _ => None,
+            };
+        }
         let thief = self.next_to_serve()?;
         let hungry = self.ranks[thief].hungry && !self.ranks[thief].waiting;
         let set = if hungry { &self.sated } else { &self.victims };
         match set.first() {
-            Some(&(_, victim)) if !self.too_young(victim, now) => Some((thief, victim)),
+            Some(&(_, victim)) if !self.too_young(victim, now) => {
+                Some((Thief::Child(thief), victim))
+            }
             _ => {
                 // Put back, first in its line.
                 if hungry {
@@ -430,11 +558,6 @@ impl Master {
         self.push(out, rank, Message::Incumbent(value));
     }
 
-    pub(super) fn on_final(&mut self, report: RankReport) {
-        let rank = report.rank;
-        self.finals[rank] = Some(report);
-    }
-
     /// Stops the run now (a signal): every rank is told to terminate.
     pub(super) fn interrupt(&mut self, out: &mut Outbox) {
         if !self.terminated() {
@@ -498,6 +621,11 @@ impl Master {
         let n = self.ranks.len();
         while !self.pool.is_empty() {
             let Some(rank) = self.next_to_serve() else {
+                // Nobody to serve: only the root's request for another
+                // group may want a victim (it is not served from the pool).
+                if self.foreign.is_some() {
+                    self.ask_victims(now, out);
+                }
                 return;
             };
             // Half the pool spread over the ranks: big batches while there
@@ -507,8 +635,14 @@ impl Master {
             self.deal(out, rank, pieces, now);
         }
         if self.waiting == n {
-            // Pool empty and every rank idle: done (see README.md).
-            self.terminate(out);
+            if self.upward {
+                // The group holds nothing: it asks the root for work, and
+                // that ask answers the root's request, if one is open.
+                self.foreign = None;
+            } else {
+                // Pool empty and every rank idle: done (see README.md).
+                self.terminate(out);
+            }
             return;
         }
         self.ask_victims(now, out);
@@ -539,7 +673,17 @@ impl Master {
     /// ranks: a millisecond or less).
     fn ask_victims(&mut self, now: Instant, out: &mut Outbox) {
         while let Some((thief, victim)) = self.next_pair(now) {
-            self.ranks[thief].has_victim = true;
+            let named = match thief {
+                Thief::Child(t) => {
+                    self.ranks[t].has_victim = true;
+                    (t + self.offset) as u32
+                }
+                Thief::Foreign => {
+                    let f = self.foreign.as_mut().expect("paired with a victim");
+                    f.has_victim = true;
+                    f.receiver
+                }
+            };
             self.update(victim, |v| {
                 v.owes_donation = true;
                 v.thief = Some(thief);
@@ -547,7 +691,7 @@ impl Master {
             });
             self.stats.donation_requests += 1;
             let request = Message::DonateRequest {
-                thief: thief as u32,
+                thief: named,
                 asks: self.ranks[victim].asks,
             };
             self.push(out, victim, request);
@@ -616,7 +760,7 @@ mod test {
         let (mut m, mut out) = one_victim_one_thief();
         // Rank 0 sent rank 1 two subtrees: rank 1 holds work, rank 0 owes
         // nothing, and nobody waits.
-        m.on_donated(0, 1, 2, at(0), &mut out);
+        m.on_donated(0, Some(1), 2, at(0), &mut out);
         assert!(out.is_empty(), "{out:?}");
         assert_eq!(m.pool_len(), 0);
         assert_eq!(m.stats.donations_routed, 1);
@@ -652,8 +796,8 @@ mod test {
         out.clear();
         // Both donate, then rank 3 runs dry: the victim for it is rank 2,
         // whose work is the oldest.
-        m.on_donated(3, 1, 1, at(0), &mut out);
-        m.on_donated(2, 0, 1, at(0), &mut out);
+        m.on_donated(3, Some(1), 1, at(0), &mut out);
+        m.on_donated(2, Some(0), 1, at(0), &mut out);
         assert!(out.is_empty(), "{out:?}");
         m.on_ask(3, Tally::default(), m.ranks[3].deals_to, at(0), &mut out);
         assert_eq!(kinds(&out), vec![(2, "donate")]);
@@ -667,7 +811,7 @@ mod test {
         assert_eq!(kinds(&out), vec![(0, "donate")]);
         out.clear();
         // rank 0 sends rank 1 work, then runs dry.
-        m.on_donated(0, 1, 1, at(0), &mut out);
+        m.on_donated(0, Some(1), 1, at(0), &mut out);
         assert!(out.is_empty(), "{out:?}");
         m.on_ask(0, Tally::default(), m.ranks[0].deals_to, at(0), &mut out);
         assert!(!m.terminated(), "rank 1 still works on the donated prefix");
@@ -746,7 +890,7 @@ mod test {
         // No round trip measured yet: rank 0 is asked at once.
         let (mut m, mut out) = one_victim_one_thief();
         // The donation takes 10 ms; rank 1 is dealt it at 10 ms.
-        m.on_donated(0, 1, 1, at(10), &mut out);
+        m.on_donated(0, Some(1), 1, at(10), &mut out);
         assert!(out.is_empty(), "{out:?}");
         // Rank 0 runs dry at 20 ms: its victim, rank 1, has worked 10 ms,
         // less than 8 round trips, so rank 0 waits.

@@ -66,7 +66,7 @@ pub fn run(ranks: usize, requests: u64, seed: u64) -> Throughput {
                     let mut more = Outbox::new();
                     busy[thief as usize] = true;
                     dealt[thief as usize] += 1;
-                    master.on_donated(to, thief as usize, 8, now, &mut more);
+                    master.on_donated(to, Some(thief as usize), 8, now, &mut more);
                     handled += 1;
                     out.extend(more);
                 }

@@ -24,9 +24,11 @@ pub mod checkpoint;
 mod checkpointer;
 pub mod config;
 mod delivery;
+mod group;
 mod head;
 mod host;
 mod launcher;
+mod layout;
 mod manager;
 mod master;
 #[doc(hidden)]
@@ -47,6 +49,7 @@ pub use config::{
     CheckpointPlan, ConfigError, DEFAULT_PREFIXES_PER_WORKER, MAX_THREADS, RunConfig,
 };
 pub use launcher::{is_rank_zero, launched_by_mpi, local_ranks};
+pub use layout::ONE_GROUP_UP_TO;
 pub use master::MasterStats;
 pub use observer::{Observer, Progress};
 pub use outcome::{Improvement, Outcome, RunError};

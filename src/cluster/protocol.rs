@@ -80,6 +80,17 @@ pub(super) enum Message {
     Terminate,
     /// Rank -> master: the rank's last word, after `Terminate`.
     Final(Box<RankReport>),
+    /// Group master -> root, in a run of groups: a message of the group's
+    /// master to the root, which serves groups as a master serves ranks
+    /// (`AskForWork` when no rank of the group holds work, `Hungry`,
+    /// `Progress`, `Donated`, `Solutions`, `UnitDone`, `Improved`, and
+    /// each rank's `Final`). `receiver` is the rank of the group a donation
+    /// for the group goes to (a rank that waits, when one does).
+    Up { receiver: u32, msg: Box<Message> },
+    /// Root -> group master: a message for the group's master, not for the
+    /// rank that runs it (`Work`, `DonateRequest`, `Incumbent`,
+    /// `Terminate`).
+    Down(Box<Message>),
 }
 
 /// What one rank did over a run.
@@ -122,6 +133,9 @@ pub struct RankReport {
     pub cores: usize,
     /// The processors its host has online.
     pub host_cpus: usize,
+    /// In a run of groups, on the first rank of each group: what the
+    /// group's master did.
+    pub group: Option<super::MasterStats>,
 }
 
 /// A message that could not be decoded.
@@ -149,6 +163,8 @@ impl Message {
             Message::Incumbent(_) => "Incumbent",
             Message::Terminate => "Terminate",
             Message::Final(_) => "Final",
+            Message::Up { .. } => "Up",
+            Message::Down(_) => "Down",
         }
     }
 
@@ -160,6 +176,7 @@ impl Message {
             | Message::Hungry { after }
             | Message::Donated { after, .. }
             | Message::UnitDone { after, .. } => Some(*after),
+            Message::Up { msg, .. } => msg.after(),
             _ => None,
         }
     }
@@ -273,13 +290,31 @@ mod test {
                 host: "node-07".into(),
                 cores: 16,
                 host_cpus: 32,
+                group: Some(crate::cluster::MasterStats {
+                    work_messages: 3,
+                    ..Default::default()
+                }),
             })),
         ]
     }
 
     #[test]
     fn every_message_round_trips() {
-        for msg in every_message() {
+        let mut all = every_message();
+        let wrapped: Vec<Message> = all
+            .iter()
+            .flat_map(|m| {
+                [
+                    Message::Up {
+                        receiver: 1023,
+                        msg: Box::new(m.clone()),
+                    },
+                    Message::Down(Box::new(m.clone())),
+                ]
+            })
+            .collect();
+        all.extend(wrapped);
+        for msg in all {
             let bytes = msg.encode();
             assert_eq!(Message::decode(&bytes).unwrap(), msg);
         }

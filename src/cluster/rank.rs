@@ -15,6 +15,7 @@
 //! a pool of their own, and no thread, clock or transport is touched here
 //! (times come in as arguments).
 
+use super::layout::Layout;
 use super::outcome::RunError;
 use super::protocol::{Message, RankReport};
 use crate::engine::{Mode, Piece, PoolEvent, Problem, RankPool, Tally, Task, WorkerStats};
@@ -76,7 +77,10 @@ impl<N: Clone + Send + 'static> Workers<N> for RankPool<N> {
 }
 
 /// Messages a rank sends, in order: (destination rank, message). They go
-/// to the master (rank 0), but for a donation, which goes to its thief.
+/// to the rank's master (rank 0, or its group's master in a run of
+/// groups), but for a donation, which goes to its thief, and the `Donated`
+/// of a donation to a rank of another group, which goes to that group's
+/// master too.
 pub(crate) type Sends = Vec<(usize, Message)>;
 
 /// One rank's state machine.
@@ -85,6 +89,10 @@ pub(crate) struct RankState<P: Problem, W: Workers<P::Node>> {
     /// The run's mode, in which prefixes are replayed.
     mode: Mode,
     rank: usize,
+    /// Who serves whom: this rank's master, and a thief's.
+    layout: Layout,
+    /// This rank's master: rank 0, or its group's master.
+    master: usize,
     /// `None` once terminated.
     workers: Option<W>,
     /// Holds tasks: has not sent `AskForWork` since it last got work.
@@ -113,6 +121,7 @@ impl<P: Problem, W: Workers<P::Node>> RankState<P, W> {
         problem: Arc<P>,
         mode: Mode,
         rank: usize,
+        layout: Layout,
         workers: W,
         report: RankReport,
         track_units: bool,
@@ -121,6 +130,8 @@ impl<P: Problem, W: Workers<P::Node>> RankState<P, W> {
             problem,
             mode,
             rank,
+            layout,
+            master: layout.master_of(rank),
             workers: Some(workers),
             busy: true,
             hungry: false,
@@ -192,7 +203,7 @@ impl<P: Problem, W: Workers<P::Node>> RankState<P, W> {
             after: self.report.donations_received,
             dealt: self.dealt,
         };
-        out.push((0, ask));
+        out.push((self.master, ask));
     }
 
     /// Sends `tasks` to `thief` and tells the master.
@@ -219,7 +230,13 @@ impl<P: Problem, W: Workers<P::Node>> RankState<P, W> {
                 initial_depth,
             },
         ));
-        out.push((0, donated));
+        // A thief of another group (the root asked for it): its group's
+        // master counts it as dealt, as this one counts the victim free.
+        let theirs = self.layout.master_of(thief);
+        if theirs != self.master {
+            out.push((theirs, donated.clone()));
+        }
+        out.push((self.master, donated));
     }
 
     /// Tasks as they travel to the master.
@@ -235,11 +252,11 @@ impl<P: Problem, W: Workers<P::Node>> RankState<P, W> {
         }
         match event {
             PoolEvent::Solutions { unit, texts } => {
-                out.push((0, Message::Solutions { unit, texts }));
+                out.push((self.master, Message::Solutions { unit, texts }));
             }
             PoolEvent::UnitDone(report) => {
                 let after = self.report.donations_received;
-                out.push((0, Message::UnitDone { report, after }));
+                out.push((self.master, Message::UnitDone { report, after }));
             }
             // The pool's count of tasks reached zero when it sent this;
             // work that came since (an answer to `Hungry`) makes it stale,
@@ -254,7 +271,7 @@ impl<P: Problem, W: Workers<P::Node>> RankState<P, W> {
                     self.hungry = true;
                     self.report.hungers += 1;
                     let after = self.report.donations_received;
-                    out.push((0, Message::Hungry { after }));
+                    out.push((self.master, Message::Hungry { after }));
                 }
             }
             PoolEvent::Donated(tasks) => {
@@ -269,7 +286,7 @@ impl<P: Problem, W: Workers<P::Node>> RankState<P, W> {
             }
             PoolEvent::Improved { value, text } => {
                 self.report.improvements_sent += 1;
-                out.push((0, Message::Improved { value, text }));
+                out.push((self.master, Message::Improved { value, text }));
             }
         }
     }
@@ -370,7 +387,7 @@ impl<P: Problem, W: Workers<P::Node>> RankState<P, W> {
         }
         self.report.wall_s = wall_s;
         self.report.manager_cpu_s = manager_cpu_s;
-        out.push((0, Message::Final(Box::new(self.report.clone()))));
+        out.push((self.master, Message::Final(Box::new(self.report.clone()))));
     }
 
     /// When this rank next tells the master its running totals: a working
@@ -384,7 +401,7 @@ impl<P: Problem, W: Workers<P::Node>> RankState<P, W> {
     pub(crate) fn tick(&mut self, now: Instant, out: &mut Sends) {
         if self.progress_due().is_some_and(|due| now >= due) {
             self.last_progress = now;
-            out.push((0, Message::Progress(self.progress())));
+            out.push((self.master, Message::Progress(self.progress())));
         }
     }
 }
@@ -444,7 +461,15 @@ mod test {
 
     fn rank(fake: &Fake, r: usize) -> RankState<Queens, &Fake> {
         let q = Arc::new(Queens::new(6, false).unwrap());
-        RankState::new(q, Mode::Count, r, fake, RankReport::default(), true)
+        RankState::new(
+            q,
+            Mode::Count,
+            r,
+            Layout::flat(8),
+            fake,
+            RankReport::default(),
+            true,
+        )
     }
 
     /// `n` prefixes of one move, as `Work` of initial depth 1 carries them.

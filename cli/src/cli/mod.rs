@@ -89,6 +89,11 @@ pub struct SearchArgs {
     /// quarter of the threads, on ranks of 4 or more]
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(0..=4096), hide = true)]
     pub hunger: Option<u32>,
+    /// Ranks per group under mpirun: rank 0 serves the groups' masters,
+    /// each of which serves its group's ranks; 0: one group [default: one
+    /// group up to 64 ranks, then about the square root of the ranks]
+    #[arg(long, value_name = "G")]
+    pub group_size: Option<u32>,
 }
 
 impl SearchArgs {
@@ -107,6 +112,7 @@ impl SearchArgs {
             progress: self.progress || before.progress,
             prefixes_per_worker: self.prefixes_per_worker.or(before.prefixes_per_worker),
             hunger: self.hunger.or(before.hunger),
+            group_size: self.group_size.or(before.group_size),
         }
     }
 }

@@ -46,6 +46,7 @@ pub(super) fn solve(puzzle: &dyn Entry, args: &ArgMatches, g: &Global) -> Result
         .prefixes_per_worker(g.prefixes_per_worker())
         .started(started);
     config.hunger = g.search.hunger.map(|n| n as usize);
+    config.group_size = g.search.group_size.map(|n| n as usize);
     config.limit = g.search.limit;
     config.at_least = g.search.at_least;
     let solutions = match (mode, &g.search.out) {

@@ -7,7 +7,8 @@
 //! a message that arrives while it is busy waits, one that arrives while
 //! it waits is seen at its next poll (`clock::next_poll`), and a pool
 //! event wakes it at once, as `recv_timeout` on the event channel does.
-//! Rank 0 also runs the head's duties at every poll.
+//! Rank 0 also runs the head's duties at every poll, and in a run of
+//! groups each group's first rank its group master's.
 
 use super::clock::{Clock, idle_poll_max, next_poll, poll_max};
 use super::model::{Costs, Wires};
@@ -15,7 +16,10 @@ use super::pool::{Handle, Ns, VirtualPool};
 use super::{IdleShares, SimConfig, SimError, SimReport};
 use crate::cluster::RunConfig;
 use crate::cluster::delivery::Delivery;
+use crate::cluster::group::GroupHost;
 use crate::cluster::head::Head;
+use crate::cluster::layout::Layout;
+use crate::cluster::manager::group_error;
 use crate::cluster::master::Outbox;
 use crate::cluster::protocol::{Message, RankReport};
 use crate::cluster::rank::{RankState, Sends};
@@ -44,6 +48,8 @@ enum Event {
 
 struct Rank<'p, P: Problem> {
     state: RankState<P, Handle<'p, P>>,
+    /// The group's master, on the first rank of each group.
+    group: Option<GroupHost>,
     pool: Rc<RefCell<VirtualPool<'p, P>>>,
     /// Messages it sends itself (rank 0: between its master and its pool).
     inbox: VecDeque<(usize, Message)>,
@@ -85,6 +91,7 @@ struct Sim<'p, 'h, P: Problem> {
     walking: usize,
     base: Instant,
     head: Head<'h>,
+    layout: Layout,
     ranks: Vec<Rank<'p, P>>,
     clock: Clock<Event>,
     wires: Wires,
@@ -108,12 +115,14 @@ pub(super) fn run<P: Problem>(problem: &Arc<P>, config: &SimConfig) -> Result<Si
         .prefixes_per_worker(config.prefixes_per_worker)
         .started(base);
     run_config.hunger = config.hunger;
+    run_config.group_size = config.group_size;
     run_config.checkpoint = config.checkpoint.clone();
+    let layout = run_config.layout(size, 1);
     let resume = config.checkpoint.as_ref().and_then(|c| c.resume.as_ref());
     let mut sink = Discard;
     let delivery = Delivery::new(&mut sink, config.mode, resume);
     let mut first = Outbox::new();
-    let head = Head::start(p, &run_config, size, delivery, &mut first)?;
+    let head = Head::start(p, &run_config, layout, delivery, &mut first)?;
     let expansion = head.expansion().nodes * costs.node_ns;
     let ranks = (0..size)
         .map(|r| {
@@ -137,12 +146,23 @@ pub(super) fn run<P: Problem>(problem: &Arc<P>, config: &SimConfig) -> Result<Si
                 problem.clone(),
                 config.mode,
                 r,
+                layout,
                 Handle(pool.clone()),
                 report,
                 config.checkpoint.is_some(),
             );
+            let group = layout.is_group_master(r).then(|| {
+                GroupHost::new(
+                    layout,
+                    layout.group_of(r),
+                    config.checkpoint.is_some(),
+                    base,
+                )
+            });
+            let serves = if group.is_some() { 0 } else { r };
             Rank {
                 state,
+                group,
                 pool,
                 inbox: VecDeque::new(),
                 mailbox: VecDeque::new(),
@@ -151,8 +171,8 @@ pub(super) fn run<P: Problem>(problem: &Arc<P>, config: &SimConfig) -> Result<Si
                 active: 0,
                 poll_at: None,
                 cpu: 0,
-                poll_max: poll_max(r, load(config)),
-                idle_poll_max: idle_poll_max(r, load(config)),
+                poll_max: poll_max(serves, load(config)),
+                idle_poll_max: idle_poll_max(serves, load(config)),
             }
         })
         .collect();
@@ -162,6 +182,7 @@ pub(super) fn run<P: Problem>(problem: &Arc<P>, config: &SimConfig) -> Result<Si
         walking: 0,
         base,
         head,
+        layout,
         ranks,
         clock: Clock::new(),
         wires: Wires::new(config.network, config.jitter, config.seed),
@@ -189,6 +210,11 @@ pub(super) fn run<P: Problem>(problem: &Arc<P>, config: &SimConfig) -> Result<Si
         sim.ranks[r].active = t;
     }
     sim.schedule_poll(0, expansion);
+    for g in 1..layout.groups().max(1) {
+        if layout.grouped() {
+            sim.schedule_poll(layout.master_of_group(g), 0);
+        }
+    }
     while !sim.head.finished() {
         let Some((t, event)) = sim.clock.next() else {
             return Err(SimError::Stalled {
@@ -349,6 +375,11 @@ impl<'p, 'h, P: Problem> Sim<'p, 'h, P> {
             self.head.duties(i, &mut out)?;
             self.route(0, out, &mut now);
         }
+        if let Some(group) = &mut self.ranks[rank].group {
+            let mut out = Sends::new();
+            group.tick(self.base + Duration::from_nanos(now), &mut out);
+            self.route(rank, out, &mut now);
+        }
         let mut progress = Sends::new();
         let i = self.instant(now);
         self.ranks[rank].state.tick(i, &mut progress);
@@ -370,13 +401,22 @@ impl<'p, 'h, P: Problem> Sim<'p, 'h, P> {
             let at = next_poll(self.ranks[rank].active, at, self.ranks[rank].pause_max());
             self.schedule_poll(rank, at);
         }
-        if rank == 0 && !self.head.finished() {
+        let master = rank == 0 && !self.head.finished()
+            || self.ranks[rank]
+                .group
+                .as_ref()
+                .is_some_and(|g| !g.finished());
+        if master {
             let at = if active {
                 now
             } else {
-                next_poll(self.ranks[0].active, now + 1, self.ranks[0].pause_max())
+                next_poll(
+                    self.ranks[rank].active,
+                    now + 1,
+                    self.ranks[rank].pause_max(),
+                )
             };
-            self.schedule_poll(0, at);
+            self.schedule_poll(rank, at);
         }
         Ok(())
     }
@@ -416,6 +456,27 @@ impl<'p, 'h, P: Problem> Sim<'p, 'h, P> {
                 let wall = *now as f64 * 1e-9;
                 let cpu = self.ranks[rank].cpu as f64 * 1e-9;
                 self.ranks[rank].state.on_terminate(wall, cpu, &mut sends);
+            }
+            Message::Down(msg) if self.ranks[rank].group.is_some() => {
+                *now += self.costs.master_ns;
+                let i = self.instant(*now);
+                let what = msg.kind();
+                let mut out = Sends::new();
+                let group = self.ranks[rank].group.as_mut().expect("just seen");
+                group
+                    .from_root(*msg, i, &mut out)
+                    .map_err(|_| crate::cluster::RunError::Protocol { rank: from, what })?;
+                self.route(rank, out, now);
+            }
+            msg if self.ranks[rank].group.is_some() && !matches!(msg, Message::Up { .. }) => {
+                *now += self.costs.master_ns;
+                let i = self.instant(*now);
+                let mut out = Sends::new();
+                let group = self.ranks[rank].group.as_mut().expect("just seen");
+                group
+                    .from_rank(from, msg, i, &mut out)
+                    .map_err(group_error)?;
+                self.route(rank, out, now);
             }
             msg => {
                 if rank != 0 {
@@ -470,7 +531,8 @@ impl<'p, 'h, P: Problem> Sim<'p, 'h, P> {
         }
     }
 
-    /// The master's messages, from rank 0.
+    /// A master's messages: the root's from rank 0, a group master's from
+    /// its rank.
     fn route(&mut self, from: usize, out: Outbox, now: &mut Ns) {
         for (to, msg) in out {
             if matches!(msg, Message::Terminate) && self.answered.is_none() {
@@ -508,6 +570,19 @@ impl<'p, 'h, P: Problem> Sim<'p, 'h, P> {
             }
         }
         let master_cpu = self.ranks[0].cpu;
+        let group_cpu = self
+            .ranks
+            .iter()
+            .skip(1)
+            .filter(|r| r.group.is_some())
+            .map(|r| r.cpu)
+            .max()
+            .unwrap_or(0);
+        let groups = if self.layout.grouped() {
+            self.layout.groups()
+        } else {
+            1
+        };
         let events = self.clock.taken;
         let (messages, master_received) = (self.messages, self.master_received);
         let problem = self.names;
@@ -536,6 +611,8 @@ impl<'p, 'h, P: Problem> Sim<'p, 'h, P> {
             master_received,
             master: outcome.master.clone(),
             master_busy: master_cpu.min(answered) as f64 / answered as f64,
+            groups,
+            group_master_busy: group_cpu.min(answered) as f64 / answered as f64,
             idle: IdleShares {
                 start: idle[0] as f64 / total,
                 steady: idle[1] as f64 / total,

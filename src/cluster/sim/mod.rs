@@ -45,6 +45,9 @@ pub struct SimConfig {
     /// Idle workers at which a rank is hungry (as
     /// [`RunConfig::hunger`](super::RunConfig::hunger); `None`: its default).
     pub hunger: Option<usize>,
+    /// Ranks per group ([`RunConfig::group_size`](super::RunConfig::group_size);
+    /// `None`: its default).
+    pub group_size: Option<usize>,
     /// The seed of the jitter.
     pub seed: u64,
     /// Each message's delay is drawn between the model's and `1 + jitter`
@@ -78,6 +81,7 @@ impl SimConfig {
             mode: Mode::Count,
             prefixes_per_worker: super::DEFAULT_PREFIXES_PER_WORKER,
             hunger: None,
+            group_size: None,
             seed: 0,
             jitter: 0.0,
             network: Network::CLUSTER,
@@ -148,6 +152,12 @@ pub struct SimReport {
     pub master: super::MasterStats,
     /// The share of `predicted_s` the master's manager was busy.
     pub master_busy: f64,
+    /// In a run of groups: how many, and the share of the run the busiest
+    /// group master's manager was busy (rank 0's counts its root's work
+    /// and its group's together, in `master_busy`; this is the others').
+    pub groups: usize,
+    /// See `groups`.
+    pub group_master_busy: f64,
     /// Idle worker time by phase.
     pub idle: IdleShares,
     /// Messages between ranks, all together.

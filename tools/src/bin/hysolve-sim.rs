@@ -118,6 +118,13 @@ fn command() -> Command {
                 .help("Idle workers at which a rank still holding work asks for more; 0: only when dry [default: a quarter of the threads, on ranks of 4 or more]"),
         )
         .arg(
+            Arg::new("group-size")
+                .long("group-size")
+                .value_name("G")
+                .value_parser(value_parser!(u32))
+                .help("Ranks per group of the extended star's second level; 0: one group [default: one group up to 64 ranks, then about the square root of the ranks]"),
+        )
+        .arg(
             Arg::new("message-ns")
                 .long("message-ns")
                 .value_name("NS")
@@ -252,6 +259,7 @@ fn simulate(m: &ArgMatches) -> Result<(), String> {
     config.kill = m.get_one::<(usize, f64)>("kill").copied();
     config.cores = m.get_one::<u32>("cores").map(|&c| c as usize);
     config.hunger = m.get_one::<u32>("hunger").map(|&n| n as usize);
+    config.group_size = m.get_one::<u32>("group-size").map(|&n| n as usize);
     if let Some(&n) = m.get_one::<u32>("prefixes-per-worker") {
         config.prefixes_per_worker = n as usize;
     }
@@ -335,6 +343,13 @@ fn print_report(r: &SimReport) {
         r.master_received,
         r.master_busy * 100.0
     );
+    if r.groups > 1 {
+        println!(
+            "groups: {}; the busiest group master (rank 0's aside) busy {:.1} %",
+            r.groups,
+            r.group_master_busy * 100.0
+        );
+    }
     println!(
         "idle: start {:.2} %, steady {:.2} %, tail {:.2} %",
         r.idle.start * 100.0,

@@ -1,0 +1,467 @@
+//! A group's master, in a run of groups: what the first rank of each group
+//! hosts besides its own workers. Towards the ranks of its group it is a
+//! [`Master`] (the same decisions as rank 0's in a run of one group: it
+//! deals the work the root gave the group, and matches the group's thieves
+//! with its victims); towards the root it behaves as one rank does towards
+//! its master: it asks for work when the group holds none (`AskForWork`),
+//! says when a rank of it waits for work the group cannot give (`Hungry`),
+//! answers the root's donation requests by asking one of its ranks to
+//! donate to the rank the root named, and passes up what the root keeps:
+//! solutions, improvements, unit completions, and each rank's `Final`.
+//!
+//! Free of I/O, like the master: it takes messages and the clock's ticks,
+//! and answers with messages in a [`Sends`]. `README.md`, "Groups", argues
+//! why the run still ends exactly when all work is done.
+
+use super::causal::CausalOrder;
+use super::layout::Layout;
+use super::master::{Master, Outbox};
+use super::protocol::Message;
+use super::rank::{PROGRESS_EVERY, Sends};
+use crate::engine::{Prefix, UnitReport, deeper};
+use std::collections::HashMap;
+use std::time::Instant;
+
+/// A unit's account in a group (checkpoints): pieces of it held in the
+/// group, and those of them that came from outside (from the root, or
+/// donated by a rank of another group): the group's `UnitDone` closes
+/// that many of the root's.
+#[derive(Debug, Default)]
+struct GroupUnit {
+    pieces: u64,
+    from_outside: u64,
+    nodes: u64,
+    solutions: u64,
+    depth: Option<u64>,
+}
+
+/// The group's units; a unit completes in the group when no piece of it
+/// is left there. The same argument as the root's `UnitBook`: a rank sends
+/// the `Donated` of what it split off a unit before its `UnitDone` of it,
+/// and the group's master handles a thief's messages after the `Donated`
+/// of what it received (`causal.rs`).
+#[derive(Debug, Default)]
+struct GroupUnits {
+    depth: usize,
+    open: HashMap<Prefix, GroupUnit>,
+}
+
+impl GroupUnits {
+    fn unit(&mut self, prefix: &Prefix) -> &mut GroupUnit {
+        let unit = prefix.truncated(self.depth);
+        self.open.entry(unit).or_insert_with(|| GroupUnit {
+            depth: Some(0),
+            ..GroupUnit::default()
+        })
+    }
+
+    /// Pieces of `units` (one each) came into the group from outside.
+    fn came_in<'p>(&mut self, units: impl IntoIterator<Item = &'p Prefix>) {
+        for u in units {
+            let g = self.unit(u);
+            g.pieces += 1;
+            g.from_outside += 1;
+        }
+    }
+
+    /// A rank of the group donated pieces of `units` to another of it.
+    fn moved(&mut self, units: &[Prefix]) {
+        for u in units {
+            self.unit(u).pieces += 1;
+        }
+    }
+
+    /// A rank finished its pieces of a unit: the group's report of the
+    /// unit once no piece of it is left in the group.
+    fn done(&mut self, r: UnitReport) -> Result<Option<UnitReport>, Prefix> {
+        let unit = r.unit.truncated(self.depth);
+        let Some(g) = self.open.get_mut(&unit) else {
+            return Err(unit);
+        };
+        if r.received > g.pieces {
+            return Err(unit);
+        }
+        g.pieces -= r.received;
+        g.nodes += r.nodes;
+        g.solutions += r.solutions;
+        g.depth = deeper(g.depth, r.depth);
+        if g.pieces > 0 {
+            return Ok(None);
+        }
+        let g = self.open.remove(&unit).expect("just seen");
+        Ok(Some(UnitReport {
+            unit,
+            received: g.from_outside,
+            nodes: g.nodes,
+            solutions: g.solutions,
+            depth: g.depth,
+        }))
+    }
+}
+
+/// A group's master.
+pub(crate) struct GroupHost {
+    layout: Layout,
+    group: usize,
+    /// The first rank of the group: this host's, and its rank 0 of
+    /// `master`'s children.
+    first: usize,
+    members: usize,
+    master: Master,
+    order: CausalOrder,
+    units: Option<GroupUnits>,
+    /// Sent `AskForWork` to the root and received no work since.
+    asked: bool,
+    /// Sent `Hungry` to the root and received no work since (nor asked).
+    hungry: bool,
+    /// `Work` from the root and donations from other groups received.
+    dealt: u64,
+    /// Donations from other groups handled (the `after` of what the group
+    /// sends the root: the root orders it after their `Donated`).
+    received: u64,
+    /// `AskForWork`s sent to the root.
+    asks: u64,
+    /// Optimisation: the least objective that improves on the best known.
+    floor: u64,
+    last_progress: Instant,
+    /// Finals passed up.
+    finals: usize,
+    terminated: bool,
+}
+
+impl GroupHost {
+    /// The master of group `group` of `layout`, tracking units when
+    /// checkpointing.
+    pub(crate) fn new(layout: Layout, group: usize, track_units: bool, now: Instant) -> GroupHost {
+        let members = layout.members(group);
+        let first = members.start;
+        let n = members.len();
+        GroupHost {
+            layout,
+            group,
+            first,
+            members: n,
+            master: Master::for_group(n, first),
+            order: CausalOrder::new(n),
+            units: track_units.then(GroupUnits::default),
+            asked: false,
+            hungry: false,
+            dealt: 0,
+            received: 0,
+            asks: 0,
+            floor: 0,
+            last_progress: now,
+            finals: 0,
+            terminated: false,
+        }
+    }
+
+    /// Every rank of the group has ended and its `Final` went up.
+    pub(crate) fn finished(&self) -> bool {
+        self.terminated && self.finals == self.members
+    }
+
+    fn local(&self, rank: usize) -> Option<usize> {
+        (self.layout.group_of(rank) == self.group).then(|| rank - self.first)
+    }
+
+    /// Sends up to the root, naming the rank a donation for the group
+    /// should go to: one that waits, else this one.
+    fn up(&self, msg: Message, out: &mut Sends) {
+        let receiver = self
+            .master
+            .a_waiting_rank()
+            .map_or(self.first, |r| r + self.first);
+        out.push((
+            0,
+            Message::Up {
+                receiver: receiver as u32,
+                msg: Box::new(msg),
+            },
+        ));
+    }
+
+    /// The master's messages, to the group's ranks.
+    fn down(&self, from: Outbox, out: &mut Sends) {
+        out.extend(from.into_iter().map(|(r, m)| (r + self.first, m)));
+    }
+
+    /// After any change: the group asks the root for work when it holds
+    /// none, or says it is hungry when a rank waits for work the group
+    /// cannot give.
+    fn after(&mut self, out: &mut Sends) {
+        if self.terminated || self.asked {
+            return;
+        }
+        if self.master.dry() {
+            self.asked = true;
+            self.hungry = false;
+            self.asks += 1;
+            let ask = Message::AskForWork {
+                tally: self.master.progress(),
+                after: self.received,
+                dealt: self.dealt,
+            };
+            self.up(ask, out);
+        } else if !self.hungry && self.master.starved().is_some() {
+            self.hungry = true;
+            self.master.stats.hungers += 1;
+            self.up(
+                Message::Hungry {
+                    after: self.received,
+                },
+                out,
+            );
+        }
+    }
+
+    /// The group was dealt work (by the root, or by a rank of another
+    /// group): it neither waits nor hungers.
+    fn dealt_work(&mut self) {
+        self.dealt += 1;
+        self.asked = false;
+        self.hungry = false;
+    }
+
+    /// A message from the root (`Down`).
+    pub(crate) fn from_root(
+        &mut self,
+        msg: Message,
+        now: Instant,
+        out: &mut Sends,
+    ) -> Result<(), &'static str> {
+        let mut o = Outbox::new();
+        match msg {
+            Message::Work {
+                pieces,
+                initial_depth,
+            } => {
+                if self.terminated {
+                    return Ok(());
+                }
+                self.dealt_work();
+                if let Some(u) = &mut self.units {
+                    u.depth = initial_depth as usize;
+                    u.came_in(pieces.iter().map(|p| &p.prefix));
+                }
+                self.master.refill(pieces, initial_depth, now, &mut o);
+            }
+            Message::DonateRequest { thief, asks } => {
+                // A request older than the group's latest ask is void: the
+                // ask answered it.
+                if !self.terminated && asks >= self.asks && !self.asked {
+                    self.master.on_foreign_request(thief, now, &mut o);
+                }
+            }
+            Message::Incumbent(value) => {
+                if value.saturating_add(1) > self.floor {
+                    self.floor = value.saturating_add(1);
+                    for r in 0..self.members {
+                        o.push((r, Message::Incumbent(value)));
+                    }
+                }
+            }
+            Message::Terminate => {
+                if !self.terminated {
+                    self.terminated = true;
+                    for r in 0..self.members {
+                        o.push((r, Message::Terminate));
+                    }
+                }
+            }
+            other => return Err(other.kind()),
+        }
+        self.down(o, out);
+        self.after(out);
+        Ok(())
+    }
+
+    /// A master-side message from rank `from`: a rank of the group, or
+    /// (a `Donated` only) a rank of another group that donated to one of
+    /// this group's. Handled in the order of [`CausalOrder`].
+    pub(crate) fn from_rank(
+        &mut self,
+        from: usize,
+        msg: Message,
+        now: Instant,
+        out: &mut Sends,
+    ) -> Result<(), GroupError> {
+        let Some(local) = self.local(from) else {
+            return self.from_outside(from, msg, now, out);
+        };
+        let Some(msg) = self.order.admit(local, msg) else {
+            self.master.stats.held_back += 1;
+            return Ok(());
+        };
+        let mut ready = vec![(local, msg)];
+        while let Some((local, msg)) = ready.pop() {
+            if let Some(thief) = self.handle_now(local, msg, now, out)? {
+                let released = self.order.announced(thief);
+                ready.extend(released.into_iter().rev().map(|m| (thief, m)));
+            }
+        }
+        self.after(out);
+        Ok(())
+    }
+
+    /// A `Donated` from a rank of another group: one of this group's
+    /// ranks received a donation (the root asked that group for it).
+    fn from_outside(
+        &mut self,
+        from: usize,
+        msg: Message,
+        now: Instant,
+        out: &mut Sends,
+    ) -> Result<(), GroupError> {
+        let Message::Donated { thief, units, .. } = msg else {
+            return Err(GroupError::Protocol(from, msg.kind()));
+        };
+        let Some(thief) = self.local(thief as usize) else {
+            return Err(GroupError::Protocol(
+                from,
+                "donation to no rank of the group",
+            ));
+        };
+        self.received += 1;
+        if self.terminated {
+            return Ok(());
+        }
+        self.dealt_work();
+        if let Some(u) = &mut self.units {
+            u.came_in(&units);
+        }
+        let mut o = Outbox::new();
+        self.master.on_received(thief, now, &mut o);
+        self.down(o, out);
+        let mut ready: Vec<(usize, Message)> = self
+            .order
+            .announced(thief)
+            .into_iter()
+            .rev()
+            .map(|m| (thief, m))
+            .collect();
+        while let Some((local, msg)) = ready.pop() {
+            if let Some(t) = self.handle_now(local, msg, now, out)? {
+                let released = self.order.announced(t);
+                ready.extend(released.into_iter().rev().map(|m| (t, m)));
+            }
+        }
+        self.after(out);
+        Ok(())
+    }
+
+    /// Handles a rank's message in its turn; a `Donated` to a rank of the
+    /// group returns that rank.
+    fn handle_now(
+        &mut self,
+        local: usize,
+        msg: Message,
+        now: Instant,
+        out: &mut Sends,
+    ) -> Result<Option<usize>, GroupError> {
+        let from = local + self.first;
+        let mut o = Outbox::new();
+        let mut thief_here = None;
+        match msg {
+            Message::AskForWork { tally, dealt, .. } => {
+                self.master.on_ask(local, tally, dealt, now, &mut o);
+            }
+            Message::Hungry { .. } => self.master.on_hungry(local, now, &mut o),
+            Message::Progress(tally) => self.master.on_progress(local, tally),
+            Message::Donated {
+                thief,
+                pieces,
+                units,
+                after,
+            } => {
+                let thief_rank = thief as usize;
+                if thief_rank == from || thief_rank >= self.layout.ranks() {
+                    return Err(GroupError::Protocol(from, "donation to no other rank"));
+                }
+                match self.local(thief_rank) {
+                    Some(t) => {
+                        if let Some(u) = &mut self.units {
+                            u.moved(&units);
+                        }
+                        self.master
+                            .on_donated(local, Some(t), u64::from(pieces), now, &mut o);
+                        thief_here = Some(t);
+                    }
+                    None => {
+                        // To another group, as the root asked: the root
+                        // counts it (the pieces left this group).
+                        self.master
+                            .on_donated(local, None, u64::from(pieces), now, &mut o);
+                        let _ = after;
+                        self.up(
+                            Message::Donated {
+                                thief,
+                                pieces,
+                                units,
+                                after: self.received,
+                            },
+                            out,
+                        );
+                    }
+                }
+            }
+            msg @ Message::Solutions { .. } => self.up(msg, out),
+            Message::UnitDone { report, .. } => {
+                let Some(u) = &mut self.units else {
+                    return Err(GroupError::Protocol(from, "unit report"));
+                };
+                match u.done(report) {
+                    Ok(Some(report)) => {
+                        let after = self.received;
+                        self.up(Message::UnitDone { report, after }, out);
+                    }
+                    Ok(None) => {}
+                    Err(unit) => return Err(GroupError::Unit(from, unit)),
+                }
+            }
+            Message::Improved { value, text } => {
+                if value >= self.floor {
+                    self.floor = value.saturating_add(1);
+                    for r in (0..self.members).filter(|&r| r != local) {
+                        o.push((r, Message::Incumbent(value)));
+                    }
+                    self.up(Message::Improved { value, text }, out);
+                }
+            }
+            Message::Final(mut report) => {
+                if report.rank == self.first {
+                    report.group = Some(self.master.stats.clone());
+                }
+                self.finals += 1;
+                self.up(Message::Final(report), out);
+            }
+            other => return Err(GroupError::Protocol(from, other.kind())),
+        }
+        self.down(o, out);
+        Ok(thief_here)
+    }
+
+    /// Between messages: thieves waiting for a victim old enough, and the
+    /// group's running totals for the root, about once a second.
+    pub(crate) fn tick(&mut self, now: Instant, out: &mut Sends) {
+        if self.terminated {
+            return;
+        }
+        let mut o = Outbox::new();
+        self.master.on_tick(now, &mut o);
+        self.down(o, out);
+        if !self.asked && now.duration_since(self.last_progress) >= PROGRESS_EVERY {
+            self.last_progress = now;
+            self.up(Message::Progress(self.master.progress()), out);
+        }
+        self.after(out);
+    }
+}
+
+/// A message a group's master cannot take: a protocol error, naming the
+/// rank that sent it.
+#[derive(Debug)]
+pub(crate) enum GroupError {
+    Protocol(usize, &'static str),
+    Unit(usize, Prefix),
+}

@@ -1,0 +1,163 @@
+//! Which rank serves which: the extended star's two levels. Ranks are cut
+//! into groups of consecutive ranks; the first rank of each group also
+//! runs the group's master, which serves the ranks of its group as rank
+//! 0's master serves every rank in a run of one group; rank 0 is then the
+//! *root*, a master of group masters. Every rank computes the same layout
+//! from the run's size and configuration: nothing about it travels.
+
+/// Ranks at or below which one master serves every rank (one group) when
+/// the configuration does not say. Simulated on the cluster interconnect
+/// (`bench-results/README.md`, "Group masters"): up to 64 ranks a single
+/// master is at most half busy on every workload measured, and a second
+/// level only adds a hop.
+pub const ONE_GROUP_UP_TO: usize = 64;
+
+/// The groups of a run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Layout {
+    ranks: usize,
+    /// Ranks per group (the last may have fewer); `ranks` for one group.
+    size: usize,
+}
+
+impl Layout {
+    /// One group: rank 0's master serves every rank (the one-level star).
+    pub(crate) fn flat(ranks: usize) -> Layout {
+        Layout {
+            ranks: ranks.max(1),
+            size: ranks.max(1),
+        }
+    }
+
+    /// Groups of `group_size` consecutive ranks (0 or at least `ranks`:
+    /// one group). With `per_node` ranks on each node (what the launcher
+    /// says, when every node has as many), a group is rounded up to whole
+    /// nodes: ranks are placed on nodes in order by the launchers we
+    /// support (`mpirun --map-by slot`, `ppr:N:node`, Slurm's block
+    /// distribution), so a group of whole nodes keeps its traffic on as
+    /// few nodes as it can.
+    pub(crate) fn groups_of(ranks: usize, group_size: usize, per_node: usize) -> Layout {
+        let ranks = ranks.max(1);
+        if group_size == 0 || group_size >= ranks {
+            return Layout::flat(ranks);
+        }
+        let per_node = per_node.max(1);
+        let size = if per_node > 1 && per_node < ranks {
+            group_size.div_ceil(per_node) * per_node
+        } else {
+            group_size
+        };
+        Layout {
+            ranks,
+            size: size.min(ranks),
+        }
+    }
+
+    /// The group size chosen when none is given: one group up to
+    /// [`ONE_GROUP_UP_TO`] ranks; beyond, about the square root of the
+    /// ranks (at least 8), so that the root and every group master serve
+    /// about as many children each (see `bench-results/README.md`, "Group
+    /// masters", for the sizes measured).
+    pub(crate) fn default_group_size(ranks: usize) -> usize {
+        if ranks <= ONE_GROUP_UP_TO {
+            0
+        } else {
+            ranks.isqrt().max(8)
+        }
+    }
+
+    /// Whether there is more than one group (a root above group masters).
+    pub(crate) fn grouped(&self) -> bool {
+        self.size < self.ranks
+    }
+
+    /// Ranks in the run.
+    pub(crate) fn ranks(&self) -> usize {
+        self.ranks
+    }
+
+    /// Ranks per group (the last group may have fewer).
+    #[cfg(test)]
+    pub(crate) fn group_size(&self) -> usize {
+        self.size
+    }
+
+    /// How many groups.
+    pub(crate) fn groups(&self) -> usize {
+        self.ranks.div_ceil(self.size)
+    }
+
+    /// The group `rank` belongs to.
+    pub(crate) fn group_of(&self, rank: usize) -> usize {
+        rank / self.size
+    }
+
+    /// The rank that runs group `group`'s master: its first.
+    pub(crate) fn master_of_group(&self, group: usize) -> usize {
+        group * self.size
+    }
+
+    /// The rank whose master serves `rank`: its group's master, or rank 0
+    /// in a run of one group.
+    pub(crate) fn master_of(&self, rank: usize) -> usize {
+        self.master_of_group(self.group_of(rank))
+    }
+
+    /// Whether `rank` runs a group's master (in a run of groups).
+    pub(crate) fn is_group_master(&self, rank: usize) -> bool {
+        self.grouped() && rank.is_multiple_of(self.size)
+    }
+
+    /// The ranks of group `group`, in order.
+    pub(crate) fn members(&self, group: usize) -> std::ops::Range<usize> {
+        let first = self.master_of_group(group);
+        first..(first + self.size).min(self.ranks)
+    }
+}
+
+#[cfg(test)]
+mod test {
+    use super::*;
+
+    #[test]
+    fn one_group_is_the_flat_star() {
+        let l = Layout::flat(5);
+        assert!(!l.grouped());
+        assert_eq!((l.groups(), l.master_of(4), l.members(0)), (1, 0, 0..5));
+        assert!(!l.is_group_master(0));
+        assert_eq!(Layout::groups_of(5, 0, 1), l);
+        assert_eq!(Layout::groups_of(5, 5, 1), l);
+        assert_eq!(Layout::groups_of(5, 9, 1), l);
+    }
+
+    #[test]
+    fn uneven_groups_and_their_masters() {
+        let l = Layout::groups_of(8, 3, 1);
+        assert!(l.grouped());
+        assert_eq!(l.groups(), 3);
+        assert_eq!(l.members(2), 6..8);
+        assert_eq!(
+            (0..8).map(|r| l.master_of(r)).collect::<Vec<_>>(),
+            [0, 0, 0, 3, 3, 3, 6, 6]
+        );
+        assert!(l.is_group_master(3) && !l.is_group_master(4));
+    }
+
+    #[test]
+    fn groups_are_whole_nodes() {
+        // 4 ranks a node: a group of 6 becomes 8, two nodes.
+        let l = Layout::groups_of(32, 6, 4);
+        assert_eq!((l.group_size(), l.groups()), (8, 4));
+        // One rank a node, or every rank on one node: as asked.
+        assert_eq!(Layout::groups_of(32, 6, 1).group_size(), 6);
+        assert_eq!(Layout::groups_of(32, 6, 32).group_size(), 6);
+    }
+
+    #[test]
+    fn the_default_is_one_group_then_about_the_square_root() {
+        assert_eq!(Layout::default_group_size(64), 0);
+        assert_eq!(Layout::default_group_size(65), 8);
+        assert_eq!(Layout::default_group_size(1024), 32);
+        assert_eq!(Layout::default_group_size(4096), 64);
+    }
+}

@@ -1,0 +1,114 @@
+//! The extended star's second level under real mpirun: group masters under
+//! rank 0, forced with `--group-size` (by default a run of up to 64 ranks
+//! is one group). Every count and node count as on one rank of one
+//! thread; all mode writes the same solutions; first and unique mode stop;
+//! the clique optimum is found and proved.
+
+#![cfg(feature = "mpi")]
+
+mod common;
+
+use common::{json_of, mpirun, read_solutions};
+use std::collections::HashSet;
+use std::time::{Duration, Instant};
+
+/// Count-mode workloads and their solutions: each is also run on one rank
+/// of one thread for its node count.
+const WORKLOADS: [(&[&str], u64); 5] = [
+    (&["queens", "12"], 14_200),
+    (&["uts", "--tree", "T1"], 3_305_118),
+    (&["uts", "--tree", "T3"], 3_599_034),
+    (&["xc", "examples/xc/langford-12.xc"], 216_288),
+    (&["magic", "examples/magic/5x5_row_1_2_13_24_25.txt"], 8_016),
+];
+
+fn run(ranks: usize, group: usize, args: &[&str]) -> serde_json::Value {
+    let g = group.to_string();
+    let mut all = vec!["--group-size", &g];
+    all.extend_from_slice(args);
+    all.extend_from_slice(&["--json", "--quiet", "--stats"]);
+    json_of(&mpirun(ranks, 1, &all))
+}
+
+#[test]
+fn counts_and_nodes_are_exact_in_groups_of_2_3_and_4() {
+    for (args, solutions) in WORKLOADS {
+        let one = run(1, 0, args);
+        assert_eq!(one["solutions"], solutions, "{args:?} on 1x1");
+        let nodes = one["nodes"].as_u64().unwrap();
+        for (ranks, group) in [(8, 2), (8, 3), (16, 4)] {
+            let v = run(ranks, group, args);
+            let what = format!("{args:?} on {ranks} ranks in groups of {group}");
+            assert_eq!(v["solutions"], solutions, "{what}");
+            assert_eq!(v["nodes"], nodes, "{what}");
+            assert_eq!(v["ranks"], ranks);
+            // Every rank reported; each group's first rank reports its
+            // group master's work.
+            let stats = v["rank_stats"].as_array().unwrap();
+            assert_eq!(stats.len(), ranks, "{what}");
+            let masters = stats.iter().filter(|r| !r["group"].is_null()).count();
+            assert_eq!(masters, ranks.div_ceil(group), "{what}");
+        }
+    }
+}
+
+#[test]
+fn counts_are_exact_on_64_oversubscribed_ranks_in_groups_of_8() {
+    for (args, solutions) in [WORKLOADS[0], WORKLOADS[2]] {
+        let v = run(64, 8, args);
+        assert_eq!(v["solutions"], solutions, "{args:?}");
+        assert_eq!(v["rank_stats"].as_array().unwrap().len(), 64);
+    }
+}
+
+#[test]
+fn all_mode_in_groups_writes_the_same_solutions() {
+    let dir = tempfile::tempdir().unwrap();
+    let one = dir.path().join("one.txt");
+    let many = dir.path().join("many.txt");
+    for (path, ranks, group) in [(&one, 1, 0), (&many, 8, 3)] {
+        let out = path.to_str().unwrap();
+        let v = run(
+            ranks,
+            group,
+            &["--mode", "all", "--out", out, "queens", "9"],
+        );
+        assert_eq!(
+            (v["solutions"].as_u64(), v["written"].as_u64()),
+            (Some(352), Some(352))
+        );
+    }
+    let a: Vec<String> = read_solutions(&one);
+    let b: Vec<String> = read_solutions(&many);
+    assert_eq!((a.len(), b.len()), (352, 352));
+    let b: HashSet<&String> = b.iter().collect();
+    assert_eq!(a.iter().collect::<HashSet<_>>(), b);
+}
+
+/// `first` on N-Queens 26 and `unique` on 8: the answer travels up two
+/// levels and `Terminate` down two, and every rank stops at once (the
+/// whole tree of N-Queens 26 would take years).
+#[test]
+fn first_and_unique_stop_every_rank_through_the_groups() {
+    let start = Instant::now();
+    let v = run(8, 3, &["--mode", "first", "queens", "26"]);
+    assert_eq!(v["solutions"], 1);
+    assert!(start.elapsed() < Duration::from_secs(60));
+    let v = run(8, 3, &["--mode", "unique", "queens", "8"]);
+    assert_eq!(v["solutions"], 2);
+}
+
+#[test]
+fn the_clique_optimum_is_found_and_proved_in_groups() {
+    for (file, omega) in [("hamming8-4", 16), ("keller4", 11)] {
+        let path = format!("examples/clique/{file}.col");
+        let v = run(8, 3, &["clique", &path]);
+        assert_eq!(v["objective"], omega, "{file}");
+        let clique =
+            hysolve::problems::clique::parse_solution(v["solution"].as_str().unwrap()).unwrap();
+        let graph = hysolve::problems::clique::dimacs::read(std::path::Path::new(&path))
+            .unwrap()
+            .graph;
+        assert!(graph.is_clique(&clique) && clique.len() == omega as usize);
+    }
+}
