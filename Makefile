@@ -272,7 +272,7 @@ sweep: build
 # The simulator (hysolve-sim) against real runs here, before any prediction
 # is quoted: wall_s on 1x1, 1x2 and 2x1, master messages on 64 and 128
 # oversubscribed ranks, for UTS T1L and T3L and N-Queens 17
-# (bench-results/sim-validation.csv; src/cluster/README.md, "Simulation").
+# (bench-results/sim-validation.csv; src/cluster/sim/README.md, "Validation").
 # About 8 minutes on 2 cores.
 sim-validate: build
 	target/release/sim-validate

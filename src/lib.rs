@@ -4,10 +4,11 @@
 //! with a fixed order of moves, walked in place: each worker owns a state
 //! that the engine moves down by applying a move and back up by undoing
 //! it) and [`run`] it: you get worker threads with work stealing, MPI
-//! ranks when started by `mpirun` (the `mpi` feature, on by default),
-//! checkpoints, and the modes count, all, first and unique. A search that
-//! prefers values (a node and its children) implements
-//! [`engine::Tree`] instead. `src/engine/README.md` explains both.
+//! ranks when started by `mpirun` (the `mpi` feature: off by default, the
+//! command line turns it on), checkpoints, and the modes count, all,
+//! first, unique and optimise. A search that prefers values (a node and
+//! its children) implements [`engine::Tree`] instead. `src/engine/README.md`
+//! explains both.
 //!
 //! ```
 //! use hysolve::{Mode, Problem, RunConfig, Solutions, run};

@@ -1,12 +1,14 @@
 //! The cluster layer: ranks joined in an extended star. Rank 0 is the master
 //! and also works; on every rank one manager thread does all the talking.
 //! `mpi_transport` is the only code in hysolve that calls MPI (built with
-//! the `mpi` feature, on by default). The protocol and why it terminates
-//! correctly are in `README.md` beside this file.
+//! the `mpi` feature: off by default, the command line turns it on). The
+//! protocol and why it terminates correctly are in `README.md` beside this
+//! file.
 //!
 //! - [`config`]: a run's configuration, with defaults and a builder;
 //! - `rank`: one rank's side of the protocol, free of I/O (its pool, its
-//!   busy flag, the donations it owes, its report);
+//!   busy and hungry flags, the deals it received, the donation it owes,
+//!   its report);
 //! - `head`: what rank 0 hosts (the master, delivery, checkpoints, the
 //!   observer, the interrupt) and the run's outcome;
 //! - `manager`: the rank's one talking thread: it polls the transport and
@@ -17,7 +19,7 @@
 //! - [`sink`]: where solutions go; [`observer`]: who watches the run;
 //! - [`outcome`]: the answer and the errors;
 //! - [`sim`]: the same protocol and search on a virtual clock, to predict
-//!   runs on machines we do not have.
+//!   runs on machines we do not have (`sim/README.md`).
 
 mod causal;
 pub mod checkpoint;

@@ -15,8 +15,9 @@
 //!
 //! The same configuration and seed give the same [`SimReport`], field for
 //! field, apart from `simulated_in_s` (the simulator's own time). How the
-//! model is built, what it leaves out, and its error against real runs are
-//! in `cluster/README.md` ("Simulation").
+//! model is built, what it leaves out, and how it is checked against real
+//! runs are in `cluster/sim/README.md`; its error against real runs is in
+//! `bench-results/README.md` ("Validation").
 
 mod calibrate;
 mod clock;
