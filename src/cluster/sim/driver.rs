@@ -587,6 +587,12 @@ impl<'p, 'h, P: Problem> Sim<'p, 'h, P> {
         let (messages, master_received) = (self.messages, self.master_received);
         let problem = self.names;
         let outcome = self.head.finish(config.ranks)?;
+        let group_messages = outcome
+            .reports
+            .iter()
+            .filter_map(|r| r.group.as_ref())
+            .map(|g| g.messages_sent)
+            .sum();
         let workers = config.ranks * config.threads;
         let total = (workers as u64 * answered) as f64;
         Ok(SimReport {
@@ -613,6 +619,7 @@ impl<'p, 'h, P: Problem> Sim<'p, 'h, P> {
             master_busy: master_cpu.min(answered) as f64 / answered as f64,
             groups,
             group_master_busy: group_cpu.min(answered) as f64 / answered as f64,
+            group_messages,
             idle: IdleShares {
                 start: idle[0] as f64 / total,
                 steady: idle[1] as f64 / total,

@@ -159,6 +159,9 @@ pub struct SimReport {
     pub groups: usize,
     /// See `groups`.
     pub group_master_busy: f64,
+    /// Messages the group masters sent, all together (a real run's sum of
+    /// `rank_stats[].group.messages_sent`).
+    pub group_messages: u64,
     /// Idle worker time by phase.
     pub idle: IdleShares,
     /// Messages between ranks, all together.
