@@ -62,6 +62,22 @@ pub fn stats_table(o: &Outcome) -> String {
         m.prefixes_returned,
         m.held_back
     );
+    for r in &o.reports {
+        let Some(g) = &r.group else { continue };
+        let _ = writeln!(
+            s,
+            "group master on rank {}: {} messages sent to its ranks and the root, {} work messages ({} prefixes dealt), {} Hungry sent to the root, {} donation requests ({} donations of {} prefixes; {} messages held back behind one)",
+            r.rank,
+            g.messages_sent,
+            g.work_messages,
+            g.prefixes_dealt,
+            g.hungers,
+            g.donation_requests,
+            g.donations_routed,
+            g.prefixes_returned,
+            g.held_back
+        );
+    }
     if o.mode == Mode::Optimise {
         let sent: Vec<String> = o
             .reports
