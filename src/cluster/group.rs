@@ -166,7 +166,8 @@ impl GroupHost {
     }
 
     /// Sends up to the root, naming the rank a donation for the group
-    /// should go to: one that waits, else this one.
+    /// should go to: one that waits (or is hungry) for work the group
+    /// cannot give, else one that waits, else this one.
     fn up(&mut self, msg: Message, out: &mut Sends) {
         if self.first != 0 {
             // Rank 0's group talks to the root through the local inbox.
@@ -174,7 +175,8 @@ impl GroupHost {
         }
         let receiver = self
             .master
-            .a_waiting_rank()
+            .starved()
+            .or_else(|| self.master.a_waiting_rank())
             .map_or(self.first, |r| r + self.first);
         out.push((
             0,

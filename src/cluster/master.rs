@@ -197,18 +197,21 @@ impl Master {
         self.pool.is_empty() && self.waiting == self.ranks.len()
     }
 
-    /// A group's master: whether a rank of the group waits for work that
-    /// the group cannot give (the pool is empty and no rank of the group
-    /// was found to donate for it): the group would take work from
-    /// another (`Hungry`). Also a waiting rank to name as the receiver.
+    /// A group's master: whether a rank of the group waits, or is hungry,
+    /// for work that the group cannot give (the pool is empty and no rank
+    /// of the group was found to donate for it): the group would take
+    /// work from another (`Hungry`). Returns that rank, to name as the
+    /// receiver: a waiting one first.
     pub(super) fn starved(&self) -> Option<usize> {
         if !self.pool.is_empty() {
             return None;
         }
-        self.to_serve
-            .iter()
-            .copied()
-            .find(|&r| self.ranks[r].waiting && !self.ranks[r].has_victim)
+        let unserved = |&r: &usize| {
+            let s = &self.ranks[r];
+            (s.waiting || s.hungry) && !s.has_victim
+        };
+        let waiting = self.to_serve.iter().copied().find(unserved);
+        waiting.or_else(|| self.to_feed.iter().copied().find(unserved))
     }
 
     /// A rank that waits (to receive a donation for the group), if any.
@@ -441,7 +444,14 @@ impl Master {
                 .iter()
                 .any(|&r| self.ranks[r].waiting && !self.ranks[r].has_victim);
         if foreign_first {
-            return match self.victims.first() {
+            // The rank of another group is served by a rank that is not
+            // hungry itself, where one is: it has the most to give.
+            let set = if self.sated.is_empty() {
+                &self.victims
+            } else {
+                &self.sated
+            };
+            return match set.first() {
                 Some(&(_, victim)) if !self.too_young(victim, now) => {
                     Some((Thief::Foreign, victim))
                 }
