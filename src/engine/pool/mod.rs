@@ -8,7 +8,7 @@ pub(crate) mod stats;
 use crate::engine::mode::Mode;
 use crate::engine::prefix::Prefix;
 use crate::engine::problem::Problem;
-use crate::engine::search::{Context, Searcher, Task};
+use crate::engine::{Context, Searcher, Task};
 use crossbeam_channel::Sender;
 use crossbeam_deque::{Injector, Steal, Stealer, Worker};
 use sleep::Sleep;
