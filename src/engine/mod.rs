@@ -40,7 +40,7 @@ pub(crate) use expand::expand;
 pub use mode::{Mode, Uniqueness};
 pub use piece::Piece;
 pub use pool::stats::{Tally, WorkerStats};
-pub(crate) use pool::{PoolEvent, RankPool, SOLUTION_BATCH, UnitReport};
+pub(crate) use pool::{PoolEvent, RankPool, SOLUTION_BATCH, UnitReport, policy};
 pub use prefix::{Prefix, replay};
 pub use problem::{Path, Problem, SubtreeCount, Tree, count_by_moves};
 pub use sequential::{optimum, sequential};

@@ -8,17 +8,22 @@
 //! schedules the worker's next step then. Inside a step the worker sees
 //! the pool as it was when the step began, so a hungry neighbour is
 //! noticed at the next step (at most a quantum late) instead of at the
-//! next node. Everything else is the real pool's order: own deque (LIFO),
-//! the injector (a batch), then the other workers' deques (FIFO end);
-//! splits for the rank's threads go on the splitter's deque and wake the
-//! parked workers, splits for another rank leave as a `Donated` event.
+//! next node. Everything else is the real pool's policy, by the same
+//! functions (`engine/pool/policy.rs`): when the rank is hungry, when a
+//! walk splits, where an idle worker looks (own deque, LIFO; the injector,
+//! a batch; the other workers' deques, FIFO end), what a donation request
+//! takes; splits for the rank's threads go on the splitter's deque and
+//! wake the parked workers, splits for another rank leave as a `Donated`
+//! event.
 
 use super::model::Costs;
 use crate::cluster::rank::Workers;
+use crate::engine::policy::{self, Donation, Source};
 use crate::engine::{
     Context, Mode, PoolEvent, Prefix, Problem, SOLUTION_BATCH, Searcher, Tally, Task, UnitReport,
     WorkerStats, deeper,
 };
+use crossbeam_deque::Steal;
 use std::cell::RefCell;
 use std::collections::{HashMap, VecDeque};
 use std::rc::Rc;
@@ -199,8 +204,11 @@ impl<N> Context<N> for StepContext<'_, N> {
         self.shared.stop
     }
     fn wants_work(&self) -> bool {
-        (self.shared.idle > 0 && self.shared.deques[self.index].is_empty())
-            || self.shared.remote_wanted
+        policy::wants_work(
+            self.shared.idle,
+            || self.shared.deques[self.index].is_empty(),
+            || self.shared.remote_wanted,
+        )
     }
     fn prefix_depth(&self) -> usize {
         if self.shared.encodes {
@@ -364,7 +372,7 @@ impl<'p, P: Problem> VirtualPool<'p, P> {
                     // As the real worker: enough idle ones while tasks are
                     // still walked make the rank hungry.
                     let sh = &mut self.shared;
-                    if sh.hunger > 0 && sh.idle >= sh.hunger && sh.pending > 0 && !sh.hungry_sent {
+                    if policy::hungry(sh.hunger, sh.idle, sh.pending) && !sh.hungry_sent {
                         sh.hungry_sent = true;
                         sh.events.push((now, PoolEvent::Hungry));
                     }
@@ -485,31 +493,34 @@ impl<'p, P: Problem> VirtualPool<'p, P> {
         self.workers[index].state = State::Parked;
     }
 
-    /// Own deque, then the injector (a batch), then the others' deques.
-    /// Returns the task and whether it was stolen from another worker.
+    /// Where the policy looks ([`policy::find_task`]): own deque, then the
+    /// injector (a batch), then the others' deques. Returns the task and
+    /// whether it was stolen from another worker.
     fn find_task(&mut self, index: usize) -> Option<(Task<P::Node>, bool)> {
         let sh = &mut self.shared;
-        if let Some(t) = sh.deques[index].pop_back() {
-            return Some((t, false));
+        let (task, source) = policy::find_task(index, sh.deques.len(), |source| {
+            let got = match source {
+                Source::Own => sh.deques[index].pop_back(),
+                Source::Injector if sh.injector.is_empty() => None,
+                Source::Injector => {
+                    // crossbeam's batch: about half of the injector, at most 32.
+                    let batch = sh.injector.len().div_ceil(2).min(32);
+                    let first = sh.injector.pop_front().expect("not empty");
+                    for _ in 1..batch {
+                        let t = sh.injector.pop_front().expect("counted");
+                        sh.deques[index].push_back(t);
+                    }
+                    Some(first)
+                }
+                Source::Deque(w) => sh.deques[w].pop_front(),
+            };
+            got.map_or(Steal::Empty, Steal::Success)
+        })?;
+        let stolen = matches!(source, Source::Deque(_));
+        if stolen {
+            self.workers[index].stats.local_steals += 1;
         }
-        if !sh.injector.is_empty() {
-            // crossbeam's batch: about half of the injector, at most 32.
-            let batch = sh.injector.len().div_ceil(2).min(32);
-            let first = sh.injector.pop_front().expect("not empty");
-            for _ in 1..batch {
-                let t = sh.injector.pop_front().expect("counted");
-                sh.deques[index].push_back(t);
-            }
-            return Some((first, false));
-        }
-        let n = sh.deques.len();
-        for k in 1..n {
-            if let Some(t) = sh.deques[(index + k) % n].pop_front() {
-                self.workers[index].stats.local_steals += 1;
-                return Some((t, true));
-            }
-        }
-        None
+        Some((task, stolen))
     }
 
     /// Idle time split into before each worker's first task, between its
@@ -568,24 +579,21 @@ impl<'p, P: Problem> Workers<P::Node> for Handle<'p, P> {
         let mut pool = self.0.borrow_mut();
         let sh = &mut pool.shared;
         let queued = sh.injector.len() + sh.deques.iter().map(VecDeque::len).sum::<usize>();
-        let want = queued.div_ceil(2);
-        let mut taken = Vec::new();
-        while taken.len() < want {
-            let Some(t) = sh.injector.pop_front() else {
-                break;
+        let (injector, deques) = (&mut sh.injector, &mut sh.deques);
+        let taken = match policy::donation(queued, deques.len(), |source| {
+            let got = match source {
+                Source::Injector => injector.pop_front(),
+                Source::Deque(w) => deques[w].pop_front(),
+                Source::Own => unreachable!("the manager has no deque"),
             };
-            taken.push(t);
-        }
-        for d in &mut sh.deques {
-            while taken.len() < want {
-                let Some(t) = d.pop_front() else { break };
-                taken.push(t);
+            got.map_or(Steal::Empty, Steal::Success)
+        }) {
+            Donation::Queued(taken) => taken,
+            Donation::Split => {
+                sh.remote_wanted = true;
+                return (Vec::new(), false);
             }
-        }
-        if taken.is_empty() {
-            sh.remote_wanted = true;
-            return (taken, false);
-        }
+        };
         // Queued tasks leave whole: their units count them as done here.
         for task in &taken {
             sh.close_task(&task.prefix, (0, 0), Some(0), 0);

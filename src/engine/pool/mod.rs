@@ -2,6 +2,7 @@
 //! donation of unexplored siblings. The protocol and its invariants are in
 //! `README.md` beside this file.
 
+pub(crate) mod policy;
 mod sleep;
 pub(crate) mod stats;
 
@@ -11,6 +12,7 @@ use crate::engine::problem::Problem;
 use crate::engine::{Context, Searcher, Task};
 use crossbeam_channel::Sender;
 use crossbeam_deque::{Injector, Steal, Stealer, Worker};
+use policy::{Donation, Source};
 use sleep::Sleep;
 use stats::{Tally, WorkerStats};
 use std::collections::HashMap;
@@ -217,28 +219,19 @@ impl<N: Clone + Send + 'static> RankPool<N> {
     /// walk answers with a [`PoolEvent::Donated`]. Returns the tasks taken
     /// at once (possibly none) and whether that left the pool idle.
     pub(crate) fn request_donation(&self) -> (Vec<Task<N>>, bool) {
-        let mut taken = Vec::new();
-        let queued: usize = self.shared.injector.len()
-            + self.shared.stealers.iter().map(Stealer::len).sum::<usize>();
-        let want = queued.div_ceil(2);
-        let sources = std::iter::once(None).chain(self.shared.stealers.iter().map(Some));
-        for source in sources {
-            while taken.len() < want {
-                let steal = match source {
-                    None => self.shared.injector.steal(),
-                    Some(s) => s.steal(),
-                };
-                match steal {
-                    Steal::Success(task) => taken.push(task),
-                    Steal::Retry => continue,
-                    Steal::Empty => break,
-                }
+        let sh = &self.shared;
+        let queued: usize = sh.injector.len() + sh.stealers.iter().map(Stealer::len).sum::<usize>();
+        let taken = match policy::donation(queued, sh.stealers.len(), |source| match source {
+            Source::Injector => sh.injector.steal(),
+            Source::Deque(w) => sh.stealers[w].steal(),
+            Source::Own => unreachable!("the manager has no deque"),
+        }) {
+            Donation::Queued(taken) => taken,
+            Donation::Split => {
+                sh.remote_wanted.store(true, Ordering::SeqCst);
+                return (Vec::new(), false);
             }
-        }
-        if taken.is_empty() {
-            self.shared.remote_wanted.store(true, Ordering::SeqCst);
-            return (taken, false);
-        }
+        };
         // Queued tasks leave whole: their units count them as finished
         // here (the master counts them again as pieces in its pool).
         for task in &taken {
@@ -293,10 +286,12 @@ impl<N> Shared<N> {
     /// pool still holds tasks (being walked), the rank would take more
     /// work. Once until the next injection.
     fn report_hunger(&self) {
-        if self.hunger > 0
-            && self.idle.load(Ordering::SeqCst) >= self.hunger
-            && self.pending.load(Ordering::SeqCst) > 0
-            && !self.hungry_sent.swap(true, Ordering::SeqCst)
+        let (idle, pending) = (&self.idle, &self.pending);
+        if policy::hungry(
+            self.hunger,
+            idle.load(Ordering::SeqCst),
+            pending.load(Ordering::SeqCst),
+        ) && !self.hungry_sent.swap(true, Ordering::SeqCst)
         {
             let _ = self.events.send(PoolEvent::Hungry);
         }
@@ -362,8 +357,11 @@ impl<N> Context<N> for WorkerContext<'_, N> {
 
     #[inline]
     fn wants_work(&self) -> bool {
-        (self.shared.idle.load(Ordering::Relaxed) > 0 && self.local.is_empty())
-            || self.shared.remote_wanted.load(Ordering::Relaxed)
+        policy::wants_work(
+            self.shared.idle.load(Ordering::Relaxed),
+            || self.local.is_empty(),
+            || self.shared.remote_wanted.load(Ordering::Relaxed),
+        )
     }
 
     #[inline]
@@ -438,38 +436,23 @@ impl<N> Context<N> for WorkerContext<'_, N> {
     }
 }
 
-/// Finds a task: own deque, then the rank's injector, then the other workers.
+/// Finds a task where the policy looks ([`policy::find_task`]): own
+/// deque, then the rank's injector, then the other workers.
 fn find_task<N>(
     index: usize,
     shared: &Shared<N>,
     local: &Worker<Task<N>>,
     stats: &mut WorkerStats,
 ) -> Option<Task<N>> {
-    if let Some(task) = local.pop() {
-        return Some(task);
+    let (task, source) = policy::find_task(index, shared.stealers.len(), |source| match source {
+        Source::Own => local.pop().map_or(Steal::Empty, Steal::Success),
+        Source::Injector => shared.injector.steal_batch_and_pop(local),
+        Source::Deque(w) => shared.stealers[w].steal(),
+    })?;
+    if let Source::Deque(_) = source {
+        stats.local_steals += 1;
     }
-    loop {
-        let mut retry = false;
-        match shared.injector.steal_batch_and_pop(local) {
-            Steal::Success(task) => return Some(task),
-            Steal::Retry => retry = true,
-            Steal::Empty => {}
-        }
-        let n = shared.stealers.len();
-        for k in 1..n {
-            match shared.stealers[(index + k) % n].steal() {
-                Steal::Success(task) => {
-                    stats.local_steals += 1;
-                    return Some(task);
-                }
-                Steal::Retry => retry = true,
-                Steal::Empty => {}
-            }
-        }
-        if !retry {
-            return None;
-        }
-    }
+    Some(task)
 }
 
 fn worker_main<P: Problem>(
