@@ -15,7 +15,7 @@
 //! The file is JSON, written to a temporary name, synced, and renamed over
 //! the old checkpoint, so a crash leaves either the old or the new one.
 
-use crate::engine::Prefix;
+use crate::engine::{Count, Prefix};
 use serde::{Deserialize, Serialize};
 use std::io::Write;
 use std::path::Path;
@@ -63,6 +63,17 @@ pub struct Checkpoint {
     /// the start and reports it if nothing beats it.
     #[serde(default)]
     pub incumbent: Option<(u64, String)>,
+}
+
+impl Checkpoint {
+    /// What the complete units and the expansion counted.
+    pub fn count(&self) -> Count {
+        Count {
+            nodes: self.nodes,
+            solutions: self.solutions,
+            depth: self.depth,
+        }
+    }
 }
 
 /// A checkpoint that cannot be used.

@@ -18,7 +18,7 @@ use super::master::{Master, Outbox};
 use super::observer::{OBSERVE_EVERY, Progress};
 use super::outcome::{Improvement, Outcome, RunError};
 use super::protocol::Message;
-use crate::engine::{Counters, Mode, Piece, Prefix, Problem, Tally, UnitReport, expand};
+use crate::engine::{Count, Mode, Piece, Prefix, Problem, Tally, UnitReport, expand};
 use std::sync::atomic::Ordering;
 use std::time::Instant;
 
@@ -29,7 +29,7 @@ pub(crate) struct Head<'a> {
     /// Holds back a thief's messages until its donations are handled.
     order: CausalOrder,
     /// What expanding the root counted.
-    expansion: Counters,
+    expansion: Count,
     /// Where solutions go.
     delivery: Delivery<'a>,
     checkpointer: Option<Checkpointer>,
@@ -54,7 +54,7 @@ impl<'a> Head<'a> {
         out: &mut Outbox,
     ) -> Result<Head<'a>, RunError> {
         let resume = config.checkpoint.as_ref().and_then(|c| c.resume.as_ref());
-        let mut expansion = Counters::default();
+        let mut expansion = Count::default();
         let mut expanded_best = None;
         let (initial, found): (Vec<Piece>, Vec<String>) = match resume {
             // The units left, as the checkpoint has them: the same units
@@ -117,7 +117,7 @@ impl<'a> Head<'a> {
     }
 
     /// What expanding the root counted.
-    pub(crate) fn expansion(&self) -> Counters {
+    pub(crate) fn expansion(&self) -> Count {
         self.expansion
     }
 
@@ -354,9 +354,7 @@ impl<'a> Head<'a> {
             // Every unit is complete: the book holds this run's totals and
             // those of the runs it resumes.
             debug_assert!(book.remaining().is_empty());
-            nodes = book.nodes;
-            solutions = book.solutions;
-            depth = book.tree_depth;
+            (nodes, solutions, depth) = (book.done.nodes, book.done.solutions, book.done.depth);
         }
         let mut d = self.delivery;
         let objective = self.best.as_ref().map(|(v, _)| *v);

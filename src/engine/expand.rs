@@ -1,7 +1,7 @@
 //! The master's expansion of the root into its initial subtrees.
 
 use super::context::Context;
-use super::count::{Counters, deeper};
+use super::count::{Count, deeper};
 use super::mode::Mode;
 use super::prefix::Prefix;
 use super::problem::Problem;
@@ -70,7 +70,7 @@ pub(crate) fn expand<P: Problem>(problem: &P, mode: Mode, target: usize) -> Expa
             break;
         }
     }
-    let counters = Counters {
+    let counters = Count {
         depth: deeper(visitor.counters.depth, visitor.task_depth),
         ..visitor.counters
     };
@@ -87,7 +87,7 @@ pub(crate) struct Expansion<N> {
     /// The subtrees left, in child order.
     pub frontier: Vec<Task<N>>,
     /// What visiting the expanded nodes counted.
-    pub counted: Counters,
+    pub counted: Count,
     /// The solutions among them (modes that keep solutions).
     pub found: Vec<String>,
     /// Optimisation: the best solution among them, with its objective.

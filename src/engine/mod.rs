@@ -5,7 +5,7 @@
 //!   nodes, expressed on it); `README.md` explains them;
 //! - `task`: a unit of work (a subtree: its node, depth and prefix);
 //! - `context`: what the walk asks of whoever runs it;
-//! - `count`: what a search counts ([`Counters`]);
+//! - `count`: what a search counts ([`Count`]);
 //! - `visit`: the visit of one node (counted, reported if a solution);
 //! - `walk`: the depth-first walk of one task, in place on the worker's
 //!   state and stack of levels, and (`walk/split.rs`) its splits;
@@ -35,7 +35,7 @@ mod visit;
 mod walk;
 
 pub(crate) use context::Context;
-pub use count::{Counters, deeper};
+pub use count::{Count, deeper};
 pub(crate) use expand::expand;
 pub use mode::{Mode, Uniqueness};
 pub use piece::Piece;

@@ -2,7 +2,7 @@
 //! configuration is checked against.
 
 use super::context::Context;
-use super::count::Counters;
+use super::count::Count;
 use super::mode::Mode;
 use super::prefix::Prefix;
 use super::problem::Problem;
@@ -55,7 +55,7 @@ impl<N> Context<N> for Sequential {
 /// let (_, first) = sequential(&q, Mode::First);
 /// assert_eq!(first.len(), 1);
 /// ```
-pub fn sequential<P: Problem>(problem: &P, mode: Mode) -> (Counters, Vec<String>) {
+pub fn sequential<P: Problem>(problem: &P, mode: Mode) -> (Count, Vec<String>) {
     let (counters, mut ctx) = walk_alone(problem, mode);
     if mode == Mode::Optimise {
         ctx.found = ctx.best.map(|(_, text)| text).into_iter().collect();
@@ -66,13 +66,13 @@ pub fn sequential<P: Problem>(problem: &P, mode: Mode) -> (Counters, Vec<String>
 /// Runs a branch and bound ([`Mode::Optimise`]) on the calling thread:
 /// the optimum and one optimal solution, rendered (`None` when no node is
 /// a solution), and the counters. The reference for parallel runs.
-pub fn optimum<P: Problem>(problem: &P) -> (Counters, Option<(u64, String)>) {
+pub fn optimum<P: Problem>(problem: &P) -> (Count, Option<(u64, String)>) {
     let (counters, ctx) = walk_alone(problem, Mode::Optimise);
     (counters, ctx.best)
 }
 
 /// The whole tree in `mode` on the calling thread, as one task.
-pub(super) fn walk_alone<P: Problem>(problem: &P, mode: Mode) -> (Counters, Sequential) {
+pub(super) fn walk_alone<P: Problem>(problem: &P, mode: Mode) -> (Count, Sequential) {
     let mut searcher = Searcher::new(problem, mode);
     let mut ctx = Sequential {
         limit: mode.stop_after(),

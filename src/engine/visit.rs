@@ -2,7 +2,7 @@
 //! (or, in a branch and bound, an improvement).
 
 use super::context::Context;
-use super::count::{Counters, deeper};
+use super::count::{Count, deeper};
 use super::mode::Mode;
 use super::problem::Problem;
 
@@ -15,7 +15,7 @@ pub(super) struct Visitor<'p, P: Problem> {
     /// The count cut-off's depth (`usize::MAX`: none).
     pub(super) cutoff: usize,
     pub(super) text: String,
-    pub(super) counters: Counters,
+    pub(super) counters: Count,
     /// The deepest node of the task being walked (see `Searcher::task_depth`).
     pub(super) task_depth: Option<u64>,
 }
@@ -31,7 +31,7 @@ impl<'p, P: Problem> Visitor<'p, P> {
                 .flatten()
                 .unwrap_or(usize::MAX),
             text: String::new(),
-            counters: Counters::default(),
+            counters: Count::default(),
             task_depth: Some(0),
         }
     }

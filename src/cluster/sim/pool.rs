@@ -20,8 +20,8 @@ use super::model::Costs;
 use crate::cluster::rank::Workers;
 use crate::engine::policy::{self, Donation, Source};
 use crate::engine::{
-    Context, Mode, PoolEvent, Prefix, Problem, SOLUTION_BATCH, Searcher, Tally, Task, UnitReport,
-    WorkerStats, deeper,
+    Context, Count, Mode, PoolEvent, Prefix, Problem, SOLUTION_BATCH, Searcher, Tally, Task,
+    UnitReport, WorkerStats,
 };
 use crossbeam_deque::Steal;
 use std::cell::RefCell;
@@ -54,7 +54,7 @@ struct Worker<'p, P: Problem> {
     stats: WorkerStats,
     /// The searcher's node and solution counts already added to the pool's
     /// live totals.
-    reported: (u64, u64),
+    reported: Count,
     /// When it last went without a task, and when it first and last had one.
     idle_since: Ns,
     first_task: Option<Ns>,
@@ -73,8 +73,8 @@ impl Units {
         let (r, open) = self.0.entry(unit.clone()).or_insert_with(|| {
             let report = UnitReport {
                 unit: unit.clone(),
-                depth: Some(0),
-                ..UnitReport::default()
+                received: 0,
+                count: Count::default(),
             };
             (report, 0)
         });
@@ -86,17 +86,9 @@ impl Units {
 
     /// A task of `unit` is done here; the unit's report when it was the
     /// last one.
-    fn close(
-        &mut self,
-        unit: &Prefix,
-        nodes: u64,
-        solutions: u64,
-        depth: Option<u64>,
-    ) -> Option<UnitReport> {
+    fn close(&mut self, unit: &Prefix, counted: Count) -> Option<UnitReport> {
         let (r, open) = self.0.get_mut(unit)?;
-        r.nodes += nodes;
-        r.solutions += solutions;
-        r.depth = deeper(r.depth, depth);
+        r.count += counted;
         *open -= 1;
         if *open > 0 {
             return None;
@@ -143,10 +135,10 @@ impl<N> Shared<N> {
     }
 
     /// Unit tracking: a task named `prefix` is done here at `at`.
-    fn close_task(&mut self, prefix: &Prefix, counted: (u64, u64), depth: Option<u64>, at: Ns) {
+    fn close_task(&mut self, prefix: &Prefix, counted: Count, at: Ns) {
         let unit = self.unit_of(prefix);
         let Some(units) = &mut self.units else { return };
-        if let Some(report) = units.close(&unit, counted.0, counted.1, depth) {
+        if let Some(report) = units.close(&unit, counted) {
             self.events.push((at, PoolEvent::UnitDone(report)));
         }
     }
@@ -290,7 +282,7 @@ impl<'p, P: Problem> VirtualPool<'p, P> {
                     searcher: Searcher::new(problem, mode),
                     state: State::Parked,
                     stats: WorkerStats::default(),
-                    reported: (0, 0),
+                    reported: Count::default(),
                     idle_since: 0,
                     first_task: None,
                     last_task_end: 0,
@@ -440,15 +432,13 @@ impl<'p, P: Problem> VirtualPool<'p, P> {
         let end = now + 1;
         let w = &mut self.workers[index];
         w.stats.tasks += 1;
-        let c = w.searcher.counters();
-        let counted = (c.nodes - w.reported.0, c.solutions - w.reported.1);
-        self.shared.live.nodes += counted.0;
-        self.shared.live.solutions += counted.1;
-        w.reported = (c.nodes, c.solutions);
+        let counted = w.searcher.task_count(w.reported);
+        self.shared.live.nodes += counted.nodes;
+        self.shared.live.solutions += counted.solutions;
+        w.reported = w.searcher.counters();
         // A walk cut short by a stop is not finished: its unit stays open.
         if !self.shared.stop {
-            let depth = w.searcher.task_depth();
-            self.shared.close_task(&task.prefix, counted, depth, end);
+            self.shared.close_task(&task.prefix, counted, end);
         }
         w.last_task_end = end;
         if task.depth == self.shared.initial_depth {
@@ -596,7 +586,7 @@ impl<'p, P: Problem> Workers<P::Node> for Handle<'p, P> {
         };
         // Queued tasks leave whole: their units count them as done here.
         for task in &taken {
-            sh.close_task(&task.prefix, (0, 0), Some(0), 0);
+            sh.close_task(&task.prefix, Count::default(), 0);
         }
         sh.pending -= taken.len();
         (taken, sh.pending == 0)
@@ -613,11 +603,8 @@ impl<'p, P: Problem> Workers<P::Node> for Handle<'p, P> {
         pool.workers
             .iter_mut()
             .map(|w| {
-                let c = w.searcher.counters();
                 let mut stats = w.stats.clone();
-                stats.nodes = c.nodes;
-                stats.solutions = c.solutions;
-                stats.depth = c.depth;
+                stats.set_count(w.searcher.counters());
                 stats.busy_s = w.busy_ns as f64 * 1e-9;
                 stats
             })

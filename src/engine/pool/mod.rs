@@ -9,7 +9,7 @@ pub(crate) mod stats;
 use crate::engine::mode::Mode;
 use crate::engine::prefix::Prefix;
 use crate::engine::problem::Problem;
-use crate::engine::{Context, Searcher, Task};
+use crate::engine::{Context, Count, Searcher, Task};
 use crossbeam_channel::Sender;
 use crossbeam_deque::{Injector, Steal, Stealer, Worker};
 use policy::{Donation, Source};
@@ -48,39 +48,22 @@ pub(crate) enum PoolEvent<N> {
 }
 
 /// What a rank did on one unit (an initial prefix of the master's) since
-/// it last reported it: the pieces of it the rank received, and the nodes
-/// and solutions of their walks.
-#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+/// it last reported it: the pieces of it the rank received, and what
+/// their walks counted (encoded as the fields of both in order).
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub(crate) struct UnitReport {
     pub unit: Prefix,
     pub received: u64,
-    pub nodes: u64,
-    pub solutions: u64,
-    /// The deepest node walked here (see [`Counters`](crate::engine::Counters)).
-    pub depth: Option<u64>,
+    pub count: Count,
 }
 
 /// A unit's account on one rank.
-#[derive(Debug)]
+#[derive(Debug, Default)]
 struct UnitTally {
     /// Tasks of the unit queued or running here.
     open: usize,
     received: u64,
-    nodes: u64,
-    solutions: u64,
-    depth: Option<u64>,
-}
-
-impl Default for UnitTally {
-    fn default() -> Self {
-        UnitTally {
-            open: 0,
-            received: 0,
-            nodes: 0,
-            solutions: 0,
-            depth: Some(0),
-        }
-    }
+    count: Count,
 }
 
 /// Solutions a worker buffers in `all` mode before handing them over.
@@ -235,7 +218,7 @@ impl<N: Clone + Send + 'static> RankPool<N> {
         // Queued tasks leave whole: their units count them as finished
         // here (the master counts them again as pieces in its pool).
         for task in &taken {
-            self.shared.close_task(&task.prefix, 0, 0, Some(0));
+            self.shared.close_task(&task.prefix, Count::default());
         }
         let before = self.shared.pending.fetch_sub(taken.len(), Ordering::SeqCst);
         let now_idle = before == taken.len();
@@ -297,10 +280,10 @@ impl<N> Shared<N> {
         }
     }
 
-    /// Unit tracking: a task of `prefix` is done here (walked, with these
-    /// nodes and solutions, or given away whole). Reports the unit when
-    /// this rank holds no more of it.
-    fn close_task(&self, prefix: &Prefix, nodes: u64, solutions: u64, depth: Option<u64>) {
+    /// Unit tracking: a task of `prefix` is done here (walked, counting
+    /// `counted`, or given away whole). Reports the unit when this rank
+    /// holds no more of it.
+    fn close_task(&self, prefix: &Prefix, counted: Count) {
         let Some(units) = &self.units else { return };
         let unit = prefix.truncated(self.initial_depth.load(Ordering::Relaxed));
         let mut units = units.lock();
@@ -308,18 +291,14 @@ impl<N> Shared<N> {
             debug_assert!(false, "a task of an untracked unit");
             return;
         };
-        t.nodes += nodes;
-        t.solutions += solutions;
-        t.depth = crate::engine::deeper(t.depth, depth);
+        t.count += counted;
         t.open -= 1;
         if t.open == 0 {
             let t = units.remove(&unit).expect("just seen");
             let _ = self.events.send(PoolEvent::UnitDone(UnitReport {
                 unit,
                 received: t.received,
-                nodes: t.nodes,
-                solutions: t.solutions,
-                depth: t.depth,
+                count: t.count,
             }));
         }
     }
@@ -500,23 +479,18 @@ fn worker_main<P: Problem>(
             searcher.run(&task, &mut ctx);
             ctx.flush();
             stats.tasks += 1;
-            let now = searcher.counters();
+            let counted = searcher.task_count(reported);
             shared
                 .live_nodes
-                .fetch_add(now.nodes - reported.nodes, Ordering::Relaxed);
+                .fetch_add(counted.nodes, Ordering::Relaxed);
             shared
                 .live_solutions
-                .fetch_add(now.solutions - reported.solutions, Ordering::Relaxed);
+                .fetch_add(counted.solutions, Ordering::Relaxed);
             // A walk cut short by a stop is not finished: its unit stays open.
             if !shared.stop.load(Ordering::SeqCst) {
-                shared.close_task(
-                    &task.prefix,
-                    now.nodes - reported.nodes,
-                    now.solutions - reported.solutions,
-                    searcher.task_depth(),
-                );
+                shared.close_task(&task.prefix, counted);
             }
-            reported = now;
+            reported = searcher.counters();
             if task.depth == shared.initial_depth.load(Ordering::Relaxed) {
                 shared.initial_done.fetch_add(1, Ordering::Relaxed);
             }
@@ -537,9 +511,6 @@ fn worker_main<P: Problem>(
     if let Some(since) = idle_since {
         stats.idle_s += since.elapsed().as_secs_f64();
     }
-    let c = searcher.counters();
-    stats.nodes = c.nodes;
-    stats.solutions = c.solutions;
-    stats.depth = c.depth;
+    stats.set_count(searcher.counters());
     stats
 }

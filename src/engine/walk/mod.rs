@@ -7,7 +7,7 @@
 mod split;
 
 use super::context::Context;
-use super::count::{Counters, deeper};
+use super::count::{Count, deeper};
 use super::mode::Mode;
 use super::problem::Problem;
 use super::task::Task;
@@ -89,21 +89,28 @@ impl<'p, P: Problem> Searcher<'p, P> {
 
     /// Nodes and solutions counted so far, and the deepest node, over
     /// every task run.
-    pub(crate) fn counters(&self) -> Counters {
-        Counters {
+    pub(crate) fn counters(&self) -> Count {
+        Count {
             depth: deeper(self.visitor.counters.depth, self.visitor.task_depth),
             ..self.visitor.counters
+        }
+    }
+
+    /// What the last task walked counted: the nodes and solutions since
+    /// the searcher's counters were `before` (taken before the task
+    /// began), and its deepest node.
+    pub(crate) fn task_count(&self, before: Count) -> Count {
+        let now = self.visitor.counters;
+        Count {
+            nodes: now.nodes - before.nodes,
+            solutions: now.solutions - before.solutions,
+            depth: self.visitor.task_depth,
         }
     }
 
     /// Moves splits have applied so far (what they cost, in nodes).
     pub(crate) fn split_applies(&self) -> u64 {
         self.split_applies
-    }
-
-    /// The depth of the deepest node of the last task walked.
-    pub(crate) fn task_depth(&self) -> Option<u64> {
-        self.visitor.task_depth
     }
 
     /// Walks the subtree of `task` to the end, or until `ctx.stop()`.
@@ -160,7 +167,7 @@ impl<'p, P: Problem> Searcher<'p, P> {
         // The counters live in registers while the walk runs, and go back
         // to the visitor whenever it returns: `deepest` is the most levels
         // the walk had when it visited a node (at depth `depth0 + levels`).
-        let Counters {
+        let Count {
             mut nodes,
             mut solutions,
             ..
