@@ -62,8 +62,8 @@
 //!   `mpi` feature), [`run`] and its configuration;
 //! - [`problems`]: the puzzles, each a [`Problem`] with its parser and an
 //!   independent verifier;
-//! - [`input`] and [`text`]: leaves (reading input files with located
-//!   errors; number formatting).
+//! - [`input`], [`output`] and [`text`]: leaves (reading input files
+//!   with located errors; writing files atomically; number formatting).
 //!
 //! The command line, the puzzles' front doors and the viewer are the
 //! `hysolve-cli` package; the benchmark tools are `hysolve-tools`.
@@ -76,6 +76,7 @@
 pub mod cluster;
 pub mod engine;
 pub mod input;
+pub mod output;
 pub mod problems;
 pub mod text;
 

@@ -211,7 +211,7 @@ impl Job for NoSearch {
         if hysolve::cluster::is_rank_zero() {
             match &self.file {
                 Some(path) => {
-                    hysolve::cluster::FileSink::write_atomically(path, self.text.as_bytes())?;
+                    hysolve::output::write_atomically(path, self.text.as_bytes())?;
                     println!("wrote {}: {}", path.display(), self.what);
                 }
                 None => println!("{}", self.text),

@@ -15,9 +15,8 @@
 //! The file is JSON, written to a temporary name, synced, and renamed over
 //! the old checkpoint, so a crash leaves either the old or the new one.
 
-use crate::engine::Prefix;
+use crate::engine::{Count, Prefix};
 use serde::{Deserialize, Serialize};
-use std::io::Write;
 use std::path::Path;
 
 /// The format tag, checked on load. Format 2 identifies a run by its
@@ -63,6 +62,17 @@ pub struct Checkpoint {
     /// the start and reports it if nothing beats it.
     #[serde(default)]
     pub incumbent: Option<(u64, String)>,
+}
+
+impl Checkpoint {
+    /// What the complete units and the expansion counted.
+    pub fn count(&self) -> Count {
+        Count {
+            nodes: self.nodes,
+            solutions: self.solutions,
+            depth: self.depth,
+        }
+    }
 }
 
 /// A checkpoint that cannot be used.
@@ -199,31 +209,15 @@ impl Checkpoint {
         Ok(c)
     }
 
-    /// Writes the checkpoint atomically: a temporary file beside it, synced,
-    /// renamed over the old one, and the folder synced.
+    /// Writes the checkpoint atomically ([`output::write_atomically`](crate::output::write_atomically):
+    /// a temporary file beside it, synced, renamed over the old one, and
+    /// the folder synced).
     pub fn store(&self, path: &Path) -> Result<(), CheckpointError> {
-        let name = path.display().to_string();
-        let err = |source| CheckpointError::Write {
-            path: name.clone(),
-            source,
-        };
-        let mut tmp_name = path.file_name().unwrap_or_default().to_os_string();
-        tmp_name.push(".tmp");
-        let tmp = path.with_file_name(tmp_name);
         let bytes = serde_json::to_vec(self).expect("a checkpoint always serializes");
-        let mut file = std::fs::File::create(&tmp).map_err(err)?;
-        file.write_all(&bytes).map_err(err)?;
-        file.sync_all().map_err(err)?;
-        drop(file);
-        std::fs::rename(&tmp, path).map_err(err)?;
-        let dir = path
-            .parent()
-            .filter(|d| !d.as_os_str().is_empty())
-            .unwrap_or(Path::new("."));
-        if let Ok(d) = std::fs::File::open(dir) {
-            let _ = d.sync_all();
-        }
-        Ok(())
+        crate::output::write_atomically(path, &bytes).map_err(|e| CheckpointError::Write {
+            path: path.display().to_string(),
+            source: e.source,
+        })
     }
 }
 

@@ -6,7 +6,7 @@ use super::checkpoint::{Checkpoint, CheckpointError};
 use super::config::CheckpointPlan;
 use super::sink::SolutionSink;
 use super::units::UnitBook;
-use crate::engine::{Counters, Prefix};
+use crate::engine::{Count, Prefix};
 use std::path::Path;
 use std::sync::Arc;
 use std::time::Instant;
@@ -30,19 +30,11 @@ impl Checkpointer {
     pub(super) fn new(
         plan: Arc<CheckpointPlan>,
         initial: &[Prefix],
-        expansion: Counters,
+        expansion: Count,
         now: Instant,
     ) -> Self {
         let book = match &plan.resume {
-            Some(c) => UnitBook::new(
-                initial,
-                c.units,
-                Counters {
-                    nodes: c.nodes,
-                    solutions: c.solutions,
-                    depth: c.depth,
-                },
-            ),
+            Some(c) => UnitBook::new(initial, c.units, c.count()),
             None => UnitBook::new(initial, initial.len() as u64, expansion),
         };
         Checkpointer {
@@ -80,9 +72,9 @@ impl Checkpointer {
         let c = Checkpoint {
             remaining: self.book.remaining(),
             units: self.book.units,
-            nodes: self.book.nodes,
-            solutions: self.book.solutions,
-            depth: self.book.tree_depth,
+            nodes: self.book.done.nodes,
+            solutions: self.book.done.solutions,
+            depth: self.book.done.depth,
             written,
             out_bytes,
             incumbent: incumbent.cloned(),

@@ -18,7 +18,7 @@ use super::layout::Layout;
 use super::master::{Master, Outbox};
 use super::protocol::Message;
 use super::rank::{PROGRESS_EVERY, Sends};
-use crate::engine::{Prefix, UnitReport, deeper};
+use crate::engine::{Count, Prefix, UnitReport};
 use std::collections::HashMap;
 use std::time::Instant;
 
@@ -30,9 +30,7 @@ use std::time::Instant;
 struct GroupUnit {
     pieces: u64,
     from_outside: u64,
-    nodes: u64,
-    solutions: u64,
-    depth: Option<u64>,
+    count: Count,
 }
 
 /// The group's units; a unit completes in the group when no piece of it
@@ -49,10 +47,7 @@ struct GroupUnits {
 impl GroupUnits {
     fn unit(&mut self, prefix: &Prefix) -> &mut GroupUnit {
         let unit = prefix.truncated(self.depth);
-        self.open.entry(unit).or_insert_with(|| GroupUnit {
-            depth: Some(0),
-            ..GroupUnit::default()
-        })
+        self.open.entry(unit).or_default()
     }
 
     /// Pieces of `units` (one each) came into the group from outside.
@@ -82,9 +77,7 @@ impl GroupUnits {
             return Err(unit);
         }
         g.pieces -= r.received;
-        g.nodes += r.nodes;
-        g.solutions += r.solutions;
-        g.depth = deeper(g.depth, r.depth);
+        g.count += r.count;
         if g.pieces > 0 {
             return Ok(None);
         }
@@ -92,9 +85,7 @@ impl GroupUnits {
         Ok(Some(UnitReport {
             unit,
             received: g.from_outside,
-            nodes: g.nodes,
-            solutions: g.solutions,
-            depth: g.depth,
+            count: g.count,
         }))
     }
 }

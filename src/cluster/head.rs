@@ -24,7 +24,7 @@ use super::master::{Master, Outbox};
 use super::observer::{OBSERVE_EVERY, Progress};
 use super::outcome::{Improvement, Outcome, RunError};
 use super::protocol::{Message, RankReport};
-use crate::engine::{Counters, Mode, Piece, Prefix, Problem, Tally, UnitReport, expand};
+use crate::engine::{Count, Mode, Piece, Prefix, Problem, Tally, UnitReport, expand};
 use std::sync::atomic::Ordering;
 use std::time::Instant;
 
@@ -42,7 +42,7 @@ pub(crate) struct Head<'a> {
     /// Every rank's final report, once sent.
     finals: Vec<Option<RankReport>>,
     /// What expanding the root counted.
-    expansion: Counters,
+    expansion: Count,
     /// Where solutions go.
     delivery: Delivery<'a>,
     checkpointer: Option<Checkpointer>,
@@ -73,7 +73,7 @@ impl<'a> Head<'a> {
             size
         };
         let resume = config.checkpoint.as_ref().and_then(|c| c.resume.as_ref());
-        let mut expansion = Counters::default();
+        let mut expansion = Count::default();
         let mut expanded_best = None;
         let (initial, found): (Vec<Piece>, Vec<String>) = match resume {
             // The units left, as the checkpoint has them: the same units
@@ -143,7 +143,7 @@ impl<'a> Head<'a> {
     }
 
     /// What expanding the root counted.
-    pub(crate) fn expansion(&self) -> Counters {
+    pub(crate) fn expansion(&self) -> Count {
         self.expansion
     }
 
@@ -502,9 +502,7 @@ impl<'a> Head<'a> {
             // Every unit is complete: the book holds this run's totals and
             // those of the runs it resumes.
             debug_assert!(book.remaining().is_empty());
-            nodes = book.nodes;
-            solutions = book.solutions;
-            depth = book.tree_depth;
+            (nodes, solutions, depth) = (book.done.nodes, book.done.solutions, book.done.depth);
         }
         let mut d = self.delivery;
         let objective = self.best.as_ref().map(|(v, _)| *v);

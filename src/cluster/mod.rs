@@ -124,7 +124,7 @@ pub fn run<P: Problem>(
             Solutions::File(path) => {
                 let mut text = outcome.found.join("\n\n");
                 text.push('\n');
-                FileSink::write_atomically(path, text.as_bytes())?;
+                crate::output::write_atomically(path, text.as_bytes())?;
             }
             Solutions::Sink(s) => {
                 for text in &outcome.found {

@@ -196,6 +196,7 @@ impl Message {
 #[cfg(test)]
 mod test {
     use super::*;
+    use crate::engine::Count;
 
     fn every_message() -> Vec<Message> {
         let pieces = vec![
@@ -250,9 +251,11 @@ mod test {
                 report: UnitReport {
                     unit: Prefix(vec![2, 7]),
                     received: 3,
-                    nodes: 99,
-                    solutions: 4,
-                    depth: Some(12),
+                    count: Count {
+                        nodes: 99,
+                        solutions: 4,
+                        depth: Some(12),
+                    },
                 },
                 after: 0,
             },

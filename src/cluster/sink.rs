@@ -79,31 +79,11 @@ enum Target {
     Stdout(std::io::BufWriter<std::io::Stdout>),
 }
 
-/// A file that could not be written, and why.
-#[derive(Debug, thiserror::Error)]
-#[error("{}: {source}", .path.display())]
-pub struct FileError {
-    /// The file.
-    pub path: PathBuf,
-    /// The system's error.
-    #[source]
-    pub source: std::io::Error,
-}
-
-impl FileError {
-    fn at(path: &Path) -> impl Fn(std::io::Error) -> FileError + '_ {
-        move |source| FileError {
-            path: path.to_path_buf(),
-            source,
-        }
-    }
-}
+pub use crate::output::FileError;
 
 /// `NAME.partial` beside `path`.
 pub fn partial_path(path: &Path) -> PathBuf {
-    let mut name = path.file_name().unwrap_or_default().to_os_string();
-    name.push(".partial");
-    path.with_file_name(name)
+    crate::output::beside(path, ".partial")
 }
 
 impl FileSink {
@@ -159,25 +139,16 @@ impl FileSink {
         })
     }
 
-    /// Writes `bytes` as the whole content of `path`, atomically: readers
-    /// see the old file or the new one, never part of it.
-    pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), FileError> {
-        let mut sink = FileSink::create(path)?;
-        if let Target::File { file, tmp, .. } = &mut sink.target {
-            file.write_all(bytes).map_err(FileError::at(tmp))?;
-        }
-        sink.finish()
-    }
-
-    /// Flushes and, for a file, syncs it and renames it into place.
+    /// Flushes and, for a file, puts it in place atomically
+    /// ([`output::commit`](crate::output::commit): synced, renamed, its
+    /// folder synced).
     pub fn finish(self) -> Result<(), FileError> {
         match self.target {
             Target::File { tmp, path, file } => {
                 let file = file
                     .into_inner()
                     .map_err(|e| FileError::at(&tmp)(e.into_error()))?;
-                file.sync_all().map_err(FileError::at(&tmp))?;
-                std::fs::rename(&tmp, &path).map_err(FileError::at(&path))
+                crate::output::commit(file, &tmp, &path)
             }
             Target::Stdout(mut w) => w.flush().map_err(FileError::at(Path::new("<stdout>"))),
         }

@@ -11,23 +11,20 @@
 //! (`causal.rs`), so the count reaches zero exactly when no piece of the
 //! unit is anywhere: then the unit is complete.
 
-use crate::engine::{Counters, Prefix, UnitReport, deeper};
+use crate::engine::{Count, Prefix, UnitReport};
 use std::collections::HashMap;
 
 #[derive(Debug, Default)]
 struct Open {
     pieces: u64,
-    nodes: u64,
-    solutions: u64,
-    depth: Option<u64>,
+    count: Count,
     texts: Vec<String>,
 }
 
 /// A unit that has just completed: its totals and held-back solutions.
 #[derive(Debug, Default, PartialEq)]
 pub(super) struct Completed {
-    pub nodes: u64,
-    pub solutions: u64,
+    pub count: Count,
     pub texts: Vec<String>,
 }
 
@@ -37,12 +34,9 @@ pub(super) struct UnitBook {
     open: HashMap<Prefix, Open>,
     /// Units in the whole run (over resumes).
     pub units: u64,
-    /// Nodes and solutions of complete units (and what came before them:
-    /// the expansion, earlier runs).
-    pub nodes: u64,
-    pub solutions: u64,
-    /// The deepest node of the complete units (and before them).
-    pub tree_depth: Option<u64>,
+    /// What the complete units counted (and what came before them: the
+    /// expansion, earlier runs).
+    pub done: Count,
 }
 
 /// A message that does not fit the account: a protocol error.
@@ -52,26 +46,21 @@ pub(super) struct Unknown(pub Prefix);
 impl UnitBook {
     /// `initial`: the units to walk (all of the same depth); `units`: the
     /// run's unit count; `done`: what is already counted.
-    pub(super) fn new(initial: &[Prefix], units: u64, done: Counters) -> UnitBook {
+    pub(super) fn new(initial: &[Prefix], units: u64, done: Count) -> UnitBook {
         UnitBook {
             depth: initial.first().map_or(0, Prefix::depth),
             open: initial
                 .iter()
                 .map(|p| {
-                    (
-                        p.clone(),
-                        Open {
-                            pieces: 1,
-                            depth: Some(0),
-                            ..Open::default()
-                        },
-                    )
+                    let open = Open {
+                        pieces: 1,
+                        ..Open::default()
+                    };
+                    (p.clone(), open)
                 })
                 .collect(),
             units,
-            nodes: done.nodes,
-            solutions: done.solutions,
-            tree_depth: done.depth,
+            done,
         }
     }
 
@@ -104,20 +93,15 @@ impl UnitBook {
             return Err(Unknown(r.unit));
         }
         open.pieces -= r.received;
-        open.nodes += r.nodes;
-        open.solutions += r.solutions;
-        open.depth = deeper(open.depth, r.depth);
+        open.count += r.count;
         if open.pieces > 0 {
             return Ok(None);
         }
         let unit = r.unit.truncated(self.depth);
         let done = self.open.remove(&unit).expect("just seen");
-        self.nodes += done.nodes;
-        self.solutions += done.solutions;
-        self.tree_depth = deeper(self.tree_depth, done.depth);
+        self.done += done.count;
         Ok(Some(Completed {
-            nodes: done.nodes,
-            solutions: done.solutions,
+            count: done.count,
             texts: done.texts,
         }))
     }
@@ -142,9 +126,11 @@ mod test {
         UnitReport {
             unit: p(unit),
             received,
-            nodes: 10 * solutions,
-            solutions,
-            depth: Some(3),
+            count: Count {
+                nodes: 10 * solutions,
+                solutions,
+                depth: Some(3),
+            },
         }
     }
 
@@ -153,7 +139,7 @@ mod test {
         let mut b = UnitBook::new(
             &[p(&[0]), p(&[1])],
             2,
-            Counters {
+            Count {
                 nodes: 5,
                 solutions: 1,
                 depth: Some(1),
@@ -167,14 +153,18 @@ mod test {
         b.hold_texts(&p(&[0]), vec!["b".into()]).unwrap();
         let c = b.on_done(done(&[0], 2, 3)).unwrap().unwrap();
         assert_eq!(c.texts, vec!["a", "b"]);
-        assert_eq!((c.solutions, b.solutions, b.nodes), (5, 6, 55));
+        assert_eq!(
+            (c.count.solutions, b.done.solutions, b.done.nodes),
+            (5, 6, 55)
+        );
+        assert_eq!(b.done.depth, Some(3));
         assert_eq!(b.remaining(), vec![p(&[1])]);
         // A queued piece given back whole, then walked elsewhere.
         b.on_donated(&[p(&[1])]).unwrap();
         assert_eq!(b.on_done(done(&[1], 1, 0)).unwrap(), None);
         assert!(b.on_done(done(&[1], 1, 4)).unwrap().is_some());
         assert!(b.remaining().is_empty());
-        assert_eq!(b.solutions, 10);
+        assert_eq!(b.done.solutions, 10);
         assert_eq!(b.on_done(done(&[1], 1, 0)), Err(Unknown(p(&[1]))));
     }
 }

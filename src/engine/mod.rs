@@ -3,28 +3,46 @@
 //! - [`problem`]: the traits a puzzle implements: [`Problem`] (a search in
 //!   place: a worker's state moved by apply and undo) or [`Tree`] (cloned
 //!   nodes, expressed on it); `README.md` explains them;
-//! - `search`: the depth-first walk of one task, in place on the worker's
-//!   state and stack of moves, its splits, and the sequential search
-//!   ([`sequential`]);
+//! - `task`: a unit of work (a subtree: its node, depth and prefix);
+//! - `context`: what the walk asks of whoever runs it;
+//! - `count`: what a search counts ([`Count`]);
+//! - `visit`: the visit of one node (counted, reported if a solution);
+//! - `walk`: the depth-first walk of one task, in place on the worker's
+//!   state and stack of levels, and (`walk/split.rs`) its splits;
+//! - `sequential`: the search on the calling thread ([`sequential`],
+//!   [`optimum`]), the reference of every parallel run;
+//! - `expand`: the master's breadth-first expansion of the root;
 //! - `pool`: a rank's worker threads with work stealing and donation;
 //! - [`prefix`]: portable names for subtrees, and their replay;
 //! - [`piece`]: work as it crosses ranks (a prefix, or an encoded node);
 //! - [`simd`]: the widest vector instructions the kernels may use
 //!   (`HYSOLVE_SIMD`).
 
+mod context;
+mod count;
+mod expand;
+#[cfg(test)]
+mod fixtures;
 pub mod mode;
 pub mod piece;
 pub(crate) mod pool;
 pub mod prefix;
 pub mod problem;
-mod search;
+mod sequential;
 pub mod simd;
+mod task;
+mod visit;
+mod walk;
 
+pub(crate) use context::Context;
+pub use count::{Count, deeper};
+pub(crate) use expand::expand;
 pub use mode::{Mode, Uniqueness};
 pub use piece::Piece;
 pub use pool::stats::{Tally, WorkerStats};
-pub(crate) use pool::{PoolEvent, RankPool, SOLUTION_BATCH, UnitReport};
+pub(crate) use pool::{PoolEvent, RankPool, SOLUTION_BATCH, UnitReport, policy};
 pub use prefix::{Prefix, replay};
 pub use problem::{Path, Problem, SubtreeCount, Tree, count_by_moves};
-pub(crate) use search::{Context, Searcher, Task, expand};
-pub use search::{Counters, deeper, optimum, sequential};
+pub use sequential::{optimum, sequential};
+pub(crate) use task::Task;
+pub(crate) use walk::Searcher;

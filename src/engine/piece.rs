@@ -7,7 +7,7 @@
 use super::mode::Mode;
 use super::prefix::{Prefix, replay};
 use super::problem::Problem;
-use super::search::Task;
+use super::task::Task;
 use serde::{Deserialize, Serialize};
 
 /// A subtree as it crosses ranks: its prefix, and its node encoded where the problem can (a node is cheaper to send than to replay).

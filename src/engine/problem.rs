@@ -1,6 +1,7 @@
 //! The one interface between a puzzle and the engine: a search in place
 //! ([`Problem`]), or a tree of cloned nodes ([`Tree`]) expressed on it.
 
+use super::count::Count;
 use super::mode::Mode;
 
 /// A search problem: a tree of partial solutions with a fixed child order,
@@ -401,14 +402,8 @@ impl<T: Tree> Problem for T {
     }
 }
 
-/// What [`Problem::count_subtree`] found.
-#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
-pub struct SubtreeCount {
-    /// Solutions in the subtree (weighted).
-    pub solutions: u64,
-    /// Nodes in the subtree, its root included.
-    pub nodes: u64,
-    /// How far below the subtree's root its deepest node lies, when the
-    /// counter knows (`None`: the run reports no depth).
-    pub depth: Option<u64>,
-}
+/// What [`Problem::count_subtree`] found: the nodes of the subtree, its
+/// root included, its solutions (weighted), and how far below the
+/// subtree's root its deepest node lies, when the counter knows (`None`:
+/// the run reports no depth). A [`Count`].
+pub type SubtreeCount = Count;

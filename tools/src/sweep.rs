@@ -452,12 +452,11 @@ pub fn splice_readme(readme: &str, name: &str, title: &str, section: &str) -> St
     format!("{out}## {title}\n\n{body}\n")
 }
 
-/// Writes `contents` to `path` through a temporary file and a rename, so a
-/// failed run never leaves half a file behind.
+/// Writes `contents` to `path` atomically (the library's
+/// [`hysolve::output::write_atomically`]), so a failed run never leaves
+/// half a file behind; the error names the file.
 pub fn write_atomically(path: &Path, contents: &[u8]) -> Result<(), String> {
-    let tmp = path.with_extension("tmp");
-    std::fs::write(&tmp, contents).map_err(|e| format!("{}: {e}", tmp.display()))?;
-    std::fs::rename(&tmp, path).map_err(|e| format!("{}: {e}", path.display()))
+    hysolve::output::write_atomically(path, contents).map_err(|e| e.to_string())
 }
 
 #[cfg(test)]

@@ -4,7 +4,7 @@
 use super::{CliError, Common, GenerateArgs};
 use clap::ArgMatches;
 use clap::FromArgMatches;
-use hysolve::cluster::FileSink;
+use hysolve::output::write_atomically;
 
 pub(super) fn generate(matches: &ArgMatches, g: &Common) -> Result<(), CliError> {
     let Some((name, args)) = matches.subcommand() else {
@@ -17,9 +17,9 @@ pub(super) fn generate(matches: &ArgMatches, g: &Common) -> Result<(), CliError>
     let made = (generator.make)(args)?;
     match &own.out {
         Some(path) => {
-            FileSink::write_atomically(path, made.text.as_bytes())?;
+            write_atomically(path, made.text.as_bytes())?;
             if let Some(solution) = &made.solution {
-                FileSink::write_atomically(&path.with_extension("solution"), solution.as_bytes())?;
+                write_atomically(&path.with_extension("solution"), solution.as_bytes())?;
             }
         }
         None => print!("{}", made.text),

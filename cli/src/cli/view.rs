@@ -5,7 +5,7 @@ use super::CliError;
 use crate::doors;
 use crate::view::{self, svg::Style};
 use clap::builder::PossibleValuesParser;
-use hysolve::cluster::FileSink;
+use hysolve::output::write_atomically;
 use std::path::PathBuf;
 
 #[derive(Debug, clap::Args)]
@@ -105,7 +105,7 @@ pub(super) fn view(a: &ViewArgs) -> Result<(), CliError> {
             (path, view::html::page(&name, &solutions, &style))
         }
     };
-    FileSink::write_atomically(&path, bytes.as_bytes())?;
+    write_atomically(&path, bytes.as_bytes())?;
     eprintln!(
         "hysolve: wrote {} ({} of the {} {} solutions in {}, from solution {from})",
         path.display(),

@@ -8,17 +8,22 @@
 //! schedules the worker's next step then. Inside a step the worker sees
 //! the pool as it was when the step began, so a hungry neighbour is
 //! noticed at the next step (at most a quantum late) instead of at the
-//! next node. Everything else is the real pool's order: own deque (LIFO),
-//! the injector (a batch), then the other workers' deques (FIFO end);
-//! splits for the rank's threads go on the splitter's deque and wake the
-//! parked workers, splits for another rank leave as a `Donated` event.
+//! next node. Everything else is the real pool's policy, by the same
+//! functions (`engine/pool/policy.rs`): when the rank is hungry, when a
+//! walk splits, where an idle worker looks (own deque, LIFO; the injector,
+//! a batch; the other workers' deques, FIFO end), what a donation request
+//! takes; splits for the rank's threads go on the splitter's deque and
+//! wake the parked workers, splits for another rank leave as a `Donated`
+//! event.
 
 use super::model::Costs;
 use crate::cluster::rank::Workers;
+use crate::engine::policy::{self, Donation, Source};
 use crate::engine::{
-    Context, Mode, PoolEvent, Prefix, Problem, SOLUTION_BATCH, Searcher, Tally, Task, UnitReport,
-    WorkerStats, deeper,
+    Context, Count, Mode, PoolEvent, Prefix, Problem, SOLUTION_BATCH, Searcher, Tally, Task,
+    UnitReport, WorkerStats,
 };
+use crossbeam_deque::Steal;
 use std::cell::RefCell;
 use std::collections::{HashMap, VecDeque};
 use std::rc::Rc;
@@ -49,7 +54,7 @@ struct Worker<'p, P: Problem> {
     stats: WorkerStats,
     /// The searcher's node and solution counts already added to the pool's
     /// live totals.
-    reported: (u64, u64),
+    reported: Count,
     /// When it last went without a task, and when it first and last had one.
     idle_since: Ns,
     first_task: Option<Ns>,
@@ -68,8 +73,8 @@ impl Units {
         let (r, open) = self.0.entry(unit.clone()).or_insert_with(|| {
             let report = UnitReport {
                 unit: unit.clone(),
-                depth: Some(0),
-                ..UnitReport::default()
+                received: 0,
+                count: Count::default(),
             };
             (report, 0)
         });
@@ -81,17 +86,9 @@ impl Units {
 
     /// A task of `unit` is done here; the unit's report when it was the
     /// last one.
-    fn close(
-        &mut self,
-        unit: &Prefix,
-        nodes: u64,
-        solutions: u64,
-        depth: Option<u64>,
-    ) -> Option<UnitReport> {
+    fn close(&mut self, unit: &Prefix, counted: Count) -> Option<UnitReport> {
         let (r, open) = self.0.get_mut(unit)?;
-        r.nodes += nodes;
-        r.solutions += solutions;
-        r.depth = deeper(r.depth, depth);
+        r.count += counted;
         *open -= 1;
         if *open > 0 {
             return None;
@@ -138,10 +135,10 @@ impl<N> Shared<N> {
     }
 
     /// Unit tracking: a task named `prefix` is done here at `at`.
-    fn close_task(&mut self, prefix: &Prefix, counted: (u64, u64), depth: Option<u64>, at: Ns) {
+    fn close_task(&mut self, prefix: &Prefix, counted: Count, at: Ns) {
         let unit = self.unit_of(prefix);
         let Some(units) = &mut self.units else { return };
-        if let Some(report) = units.close(&unit, counted.0, counted.1, depth) {
+        if let Some(report) = units.close(&unit, counted) {
             self.events.push((at, PoolEvent::UnitDone(report)));
         }
     }
@@ -199,8 +196,11 @@ impl<N> Context<N> for StepContext<'_, N> {
         self.shared.stop
     }
     fn wants_work(&self) -> bool {
-        (self.shared.idle > 0 && self.shared.deques[self.index].is_empty())
-            || self.shared.remote_wanted
+        policy::wants_work(
+            self.shared.idle,
+            || self.shared.deques[self.index].is_empty(),
+            || self.shared.remote_wanted,
+        )
     }
     fn prefix_depth(&self) -> usize {
         if self.shared.encodes {
@@ -282,7 +282,7 @@ impl<'p, P: Problem> VirtualPool<'p, P> {
                     searcher: Searcher::new(problem, mode),
                     state: State::Parked,
                     stats: WorkerStats::default(),
-                    reported: (0, 0),
+                    reported: Count::default(),
                     idle_since: 0,
                     first_task: None,
                     last_task_end: 0,
@@ -364,7 +364,7 @@ impl<'p, P: Problem> VirtualPool<'p, P> {
                     // As the real worker: enough idle ones while tasks are
                     // still walked make the rank hungry.
                     let sh = &mut self.shared;
-                    if sh.hunger > 0 && sh.idle >= sh.hunger && sh.pending > 0 && !sh.hungry_sent {
+                    if policy::hungry(sh.hunger, sh.idle, sh.pending) && !sh.hungry_sent {
                         sh.hungry_sent = true;
                         sh.events.push((now, PoolEvent::Hungry));
                     }
@@ -432,15 +432,13 @@ impl<'p, P: Problem> VirtualPool<'p, P> {
         let end = now + 1;
         let w = &mut self.workers[index];
         w.stats.tasks += 1;
-        let c = w.searcher.counters();
-        let counted = (c.nodes - w.reported.0, c.solutions - w.reported.1);
-        self.shared.live.nodes += counted.0;
-        self.shared.live.solutions += counted.1;
-        w.reported = (c.nodes, c.solutions);
+        let counted = w.searcher.task_count(w.reported);
+        self.shared.live.nodes += counted.nodes;
+        self.shared.live.solutions += counted.solutions;
+        w.reported = w.searcher.counters();
         // A walk cut short by a stop is not finished: its unit stays open.
         if !self.shared.stop {
-            let depth = w.searcher.task_depth();
-            self.shared.close_task(&task.prefix, counted, depth, end);
+            self.shared.close_task(&task.prefix, counted, end);
         }
         w.last_task_end = end;
         if task.depth == self.shared.initial_depth {
@@ -485,31 +483,34 @@ impl<'p, P: Problem> VirtualPool<'p, P> {
         self.workers[index].state = State::Parked;
     }
 
-    /// Own deque, then the injector (a batch), then the others' deques.
-    /// Returns the task and whether it was stolen from another worker.
+    /// Where the policy looks ([`policy::find_task`]): own deque, then the
+    /// injector (a batch), then the others' deques. Returns the task and
+    /// whether it was stolen from another worker.
     fn find_task(&mut self, index: usize) -> Option<(Task<P::Node>, bool)> {
         let sh = &mut self.shared;
-        if let Some(t) = sh.deques[index].pop_back() {
-            return Some((t, false));
+        let (task, source) = policy::find_task(index, sh.deques.len(), |source| {
+            let got = match source {
+                Source::Own => sh.deques[index].pop_back(),
+                Source::Injector if sh.injector.is_empty() => None,
+                Source::Injector => {
+                    // crossbeam's batch: about half of the injector, at most 32.
+                    let batch = sh.injector.len().div_ceil(2).min(32);
+                    let first = sh.injector.pop_front().expect("not empty");
+                    for _ in 1..batch {
+                        let t = sh.injector.pop_front().expect("counted");
+                        sh.deques[index].push_back(t);
+                    }
+                    Some(first)
+                }
+                Source::Deque(w) => sh.deques[w].pop_front(),
+            };
+            got.map_or(Steal::Empty, Steal::Success)
+        })?;
+        let stolen = matches!(source, Source::Deque(_));
+        if stolen {
+            self.workers[index].stats.local_steals += 1;
         }
-        if !sh.injector.is_empty() {
-            // crossbeam's batch: about half of the injector, at most 32.
-            let batch = sh.injector.len().div_ceil(2).min(32);
-            let first = sh.injector.pop_front().expect("not empty");
-            for _ in 1..batch {
-                let t = sh.injector.pop_front().expect("counted");
-                sh.deques[index].push_back(t);
-            }
-            return Some((first, false));
-        }
-        let n = sh.deques.len();
-        for k in 1..n {
-            if let Some(t) = sh.deques[(index + k) % n].pop_front() {
-                self.workers[index].stats.local_steals += 1;
-                return Some((t, true));
-            }
-        }
-        None
+        Some((task, stolen))
     }
 
     /// Idle time split into before each worker's first task, between its
@@ -568,27 +569,24 @@ impl<'p, P: Problem> Workers<P::Node> for Handle<'p, P> {
         let mut pool = self.0.borrow_mut();
         let sh = &mut pool.shared;
         let queued = sh.injector.len() + sh.deques.iter().map(VecDeque::len).sum::<usize>();
-        let want = queued.div_ceil(2);
-        let mut taken = Vec::new();
-        while taken.len() < want {
-            let Some(t) = sh.injector.pop_front() else {
-                break;
+        let (injector, deques) = (&mut sh.injector, &mut sh.deques);
+        let taken = match policy::donation(queued, deques.len(), |source| {
+            let got = match source {
+                Source::Injector => injector.pop_front(),
+                Source::Deque(w) => deques[w].pop_front(),
+                Source::Own => unreachable!("the manager has no deque"),
             };
-            taken.push(t);
-        }
-        for d in &mut sh.deques {
-            while taken.len() < want {
-                let Some(t) = d.pop_front() else { break };
-                taken.push(t);
+            got.map_or(Steal::Empty, Steal::Success)
+        }) {
+            Donation::Queued(taken) => taken,
+            Donation::Split => {
+                sh.remote_wanted = true;
+                return (Vec::new(), false);
             }
-        }
-        if taken.is_empty() {
-            sh.remote_wanted = true;
-            return (taken, false);
-        }
+        };
         // Queued tasks leave whole: their units count them as done here.
         for task in &taken {
-            sh.close_task(&task.prefix, (0, 0), Some(0), 0);
+            sh.close_task(&task.prefix, Count::default(), 0);
         }
         sh.pending -= taken.len();
         (taken, sh.pending == 0)
@@ -605,11 +603,8 @@ impl<'p, P: Problem> Workers<P::Node> for Handle<'p, P> {
         pool.workers
             .iter_mut()
             .map(|w| {
-                let c = w.searcher.counters();
                 let mut stats = w.stats.clone();
-                stats.nodes = c.nodes;
-                stats.solutions = c.solutions;
-                stats.depth = c.depth;
+                stats.set_count(w.searcher.counters());
                 stats.busy_s = w.busy_ns as f64 * 1e-9;
                 stats
             })

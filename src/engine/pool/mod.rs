@@ -2,15 +2,17 @@
 //! donation of unexplored siblings. The protocol and its invariants are in
 //! `README.md` beside this file.
 
+pub(crate) mod policy;
 mod sleep;
 pub(crate) mod stats;
 
 use crate::engine::mode::Mode;
 use crate::engine::prefix::Prefix;
 use crate::engine::problem::Problem;
-use crate::engine::search::{Context, Searcher, Task};
+use crate::engine::{Context, Count, Searcher, Task};
 use crossbeam_channel::Sender;
 use crossbeam_deque::{Injector, Steal, Stealer, Worker};
+use policy::{Donation, Source};
 use sleep::Sleep;
 use stats::{Tally, WorkerStats};
 use std::collections::HashMap;
@@ -46,39 +48,22 @@ pub(crate) enum PoolEvent<N> {
 }
 
 /// What a rank did on one unit (an initial prefix of the master's) since
-/// it last reported it: the pieces of it the rank received, and the nodes
-/// and solutions of their walks.
-#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+/// it last reported it: the pieces of it the rank received, and what
+/// their walks counted (encoded as the fields of both in order).
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub(crate) struct UnitReport {
     pub unit: Prefix,
     pub received: u64,
-    pub nodes: u64,
-    pub solutions: u64,
-    /// The deepest node walked here (see [`Counters`](crate::engine::Counters)).
-    pub depth: Option<u64>,
+    pub count: Count,
 }
 
 /// A unit's account on one rank.
-#[derive(Debug)]
+#[derive(Debug, Default)]
 struct UnitTally {
     /// Tasks of the unit queued or running here.
     open: usize,
     received: u64,
-    nodes: u64,
-    solutions: u64,
-    depth: Option<u64>,
-}
-
-impl Default for UnitTally {
-    fn default() -> Self {
-        UnitTally {
-            open: 0,
-            received: 0,
-            nodes: 0,
-            solutions: 0,
-            depth: Some(0),
-        }
-    }
+    count: Count,
 }
 
 /// Solutions a worker buffers in `all` mode before handing them over.
@@ -217,32 +202,23 @@ impl<N: Clone + Send + 'static> RankPool<N> {
     /// walk answers with a [`PoolEvent::Donated`]. Returns the tasks taken
     /// at once (possibly none) and whether that left the pool idle.
     pub(crate) fn request_donation(&self) -> (Vec<Task<N>>, bool) {
-        let mut taken = Vec::new();
-        let queued: usize = self.shared.injector.len()
-            + self.shared.stealers.iter().map(Stealer::len).sum::<usize>();
-        let want = queued.div_ceil(2);
-        let sources = std::iter::once(None).chain(self.shared.stealers.iter().map(Some));
-        for source in sources {
-            while taken.len() < want {
-                let steal = match source {
-                    None => self.shared.injector.steal(),
-                    Some(s) => s.steal(),
-                };
-                match steal {
-                    Steal::Success(task) => taken.push(task),
-                    Steal::Retry => continue,
-                    Steal::Empty => break,
-                }
+        let sh = &self.shared;
+        let queued: usize = sh.injector.len() + sh.stealers.iter().map(Stealer::len).sum::<usize>();
+        let taken = match policy::donation(queued, sh.stealers.len(), |source| match source {
+            Source::Injector => sh.injector.steal(),
+            Source::Deque(w) => sh.stealers[w].steal(),
+            Source::Own => unreachable!("the manager has no deque"),
+        }) {
+            Donation::Queued(taken) => taken,
+            Donation::Split => {
+                sh.remote_wanted.store(true, Ordering::SeqCst);
+                return (Vec::new(), false);
             }
-        }
-        if taken.is_empty() {
-            self.shared.remote_wanted.store(true, Ordering::SeqCst);
-            return (taken, false);
-        }
+        };
         // Queued tasks leave whole: their units count them as finished
         // here (the master counts them again as pieces in its pool).
         for task in &taken {
-            self.shared.close_task(&task.prefix, 0, 0, Some(0));
+            self.shared.close_task(&task.prefix, Count::default());
         }
         let before = self.shared.pending.fetch_sub(taken.len(), Ordering::SeqCst);
         let now_idle = before == taken.len();
@@ -293,19 +269,21 @@ impl<N> Shared<N> {
     /// pool still holds tasks (being walked), the rank would take more
     /// work. Once until the next injection.
     fn report_hunger(&self) {
-        if self.hunger > 0
-            && self.idle.load(Ordering::SeqCst) >= self.hunger
-            && self.pending.load(Ordering::SeqCst) > 0
-            && !self.hungry_sent.swap(true, Ordering::SeqCst)
+        let (idle, pending) = (&self.idle, &self.pending);
+        if policy::hungry(
+            self.hunger,
+            idle.load(Ordering::SeqCst),
+            pending.load(Ordering::SeqCst),
+        ) && !self.hungry_sent.swap(true, Ordering::SeqCst)
         {
             let _ = self.events.send(PoolEvent::Hungry);
         }
     }
 
-    /// Unit tracking: a task of `prefix` is done here (walked, with these
-    /// nodes and solutions, or given away whole). Reports the unit when
-    /// this rank holds no more of it.
-    fn close_task(&self, prefix: &Prefix, nodes: u64, solutions: u64, depth: Option<u64>) {
+    /// Unit tracking: a task of `prefix` is done here (walked, counting
+    /// `counted`, or given away whole). Reports the unit when this rank
+    /// holds no more of it.
+    fn close_task(&self, prefix: &Prefix, counted: Count) {
         let Some(units) = &self.units else { return };
         let unit = prefix.truncated(self.initial_depth.load(Ordering::Relaxed));
         let mut units = units.lock();
@@ -313,18 +291,14 @@ impl<N> Shared<N> {
             debug_assert!(false, "a task of an untracked unit");
             return;
         };
-        t.nodes += nodes;
-        t.solutions += solutions;
-        t.depth = crate::engine::deeper(t.depth, depth);
+        t.count += counted;
         t.open -= 1;
         if t.open == 0 {
             let t = units.remove(&unit).expect("just seen");
             let _ = self.events.send(PoolEvent::UnitDone(UnitReport {
                 unit,
                 received: t.received,
-                nodes: t.nodes,
-                solutions: t.solutions,
-                depth: t.depth,
+                count: t.count,
             }));
         }
     }
@@ -362,8 +336,11 @@ impl<N> Context<N> for WorkerContext<'_, N> {
 
     #[inline]
     fn wants_work(&self) -> bool {
-        (self.shared.idle.load(Ordering::Relaxed) > 0 && self.local.is_empty())
-            || self.shared.remote_wanted.load(Ordering::Relaxed)
+        policy::wants_work(
+            self.shared.idle.load(Ordering::Relaxed),
+            || self.local.is_empty(),
+            || self.shared.remote_wanted.load(Ordering::Relaxed),
+        )
     }
 
     #[inline]
@@ -438,38 +415,23 @@ impl<N> Context<N> for WorkerContext<'_, N> {
     }
 }
 
-/// Finds a task: own deque, then the rank's injector, then the other workers.
+/// Finds a task where the policy looks ([`policy::find_task`]): own
+/// deque, then the rank's injector, then the other workers.
 fn find_task<N>(
     index: usize,
     shared: &Shared<N>,
     local: &Worker<Task<N>>,
     stats: &mut WorkerStats,
 ) -> Option<Task<N>> {
-    if let Some(task) = local.pop() {
-        return Some(task);
+    let (task, source) = policy::find_task(index, shared.stealers.len(), |source| match source {
+        Source::Own => local.pop().map_or(Steal::Empty, Steal::Success),
+        Source::Injector => shared.injector.steal_batch_and_pop(local),
+        Source::Deque(w) => shared.stealers[w].steal(),
+    })?;
+    if let Source::Deque(_) = source {
+        stats.local_steals += 1;
     }
-    loop {
-        let mut retry = false;
-        match shared.injector.steal_batch_and_pop(local) {
-            Steal::Success(task) => return Some(task),
-            Steal::Retry => retry = true,
-            Steal::Empty => {}
-        }
-        let n = shared.stealers.len();
-        for k in 1..n {
-            match shared.stealers[(index + k) % n].steal() {
-                Steal::Success(task) => {
-                    stats.local_steals += 1;
-                    return Some(task);
-                }
-                Steal::Retry => retry = true,
-                Steal::Empty => {}
-            }
-        }
-        if !retry {
-            return None;
-        }
-    }
+    Some(task)
 }
 
 fn worker_main<P: Problem>(
@@ -517,23 +479,18 @@ fn worker_main<P: Problem>(
             searcher.run(&task, &mut ctx);
             ctx.flush();
             stats.tasks += 1;
-            let now = searcher.counters();
+            let counted = searcher.task_count(reported);
             shared
                 .live_nodes
-                .fetch_add(now.nodes - reported.nodes, Ordering::Relaxed);
+                .fetch_add(counted.nodes, Ordering::Relaxed);
             shared
                 .live_solutions
-                .fetch_add(now.solutions - reported.solutions, Ordering::Relaxed);
+                .fetch_add(counted.solutions, Ordering::Relaxed);
             // A walk cut short by a stop is not finished: its unit stays open.
             if !shared.stop.load(Ordering::SeqCst) {
-                shared.close_task(
-                    &task.prefix,
-                    now.nodes - reported.nodes,
-                    now.solutions - reported.solutions,
-                    searcher.task_depth(),
-                );
+                shared.close_task(&task.prefix, counted);
             }
-            reported = now;
+            reported = searcher.counters();
             if task.depth == shared.initial_depth.load(Ordering::Relaxed) {
                 shared.initial_done.fetch_add(1, Ordering::Relaxed);
             }
@@ -554,9 +511,6 @@ fn worker_main<P: Problem>(
     if let Some(since) = idle_since {
         stats.idle_s += since.elapsed().as_secs_f64();
     }
-    let c = searcher.counters();
-    stats.nodes = c.nodes;
-    stats.solutions = c.solutions;
-    stats.depth = c.depth;
+    stats.set_count(searcher.counters());
     stats
 }

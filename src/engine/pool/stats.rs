@@ -1,5 +1,6 @@
 //! What each worker did, for `--stats` and `--json`.
 
+use crate::engine::Count;
 use serde::{Deserialize, Serialize};
 
 /// One worker thread's account of a run.
@@ -25,6 +26,22 @@ pub struct WorkerStats {
     pub busy_s: f64,
     /// Seconds spent without a task.
     pub idle_s: f64,
+}
+
+impl WorkerStats {
+    /// What the worker counted over the run.
+    pub fn count(&self) -> Count {
+        Count {
+            nodes: self.nodes,
+            solutions: self.solutions,
+            depth: self.depth,
+        }
+    }
+
+    /// Sets what the worker counted over the run.
+    pub(crate) fn set_count(&mut self, c: Count) {
+        (self.nodes, self.solutions, self.depth) = (c.nodes, c.solutions, c.depth);
+    }
 }
 
 /// A rank's running totals, for progress: nodes and solutions of finished

@@ -266,11 +266,11 @@ fn publish(meta: &Meta, runs: &[Run], raw: &[String], out: &Output) -> Result<()
     Ok(())
 }
 
-/// Draws into a temporary file and renames it into place.
+/// Draws into a temporary file and puts it in place atomically.
 fn draw(path: &Path, f: impl FnOnce(&Path) -> Result<(), String>) -> Result<(), String> {
     let tmp = path.with_extension("svg.tmp");
     f(&tmp)?;
-    std::fs::rename(&tmp, path).map_err(|e| format!("{}: {e}", path.display()))
+    hysolve::output::replace(&tmp, path).map_err(|e| e.to_string())
 }
 
 fn today() -> String {

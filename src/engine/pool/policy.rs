@@ -1,0 +1,202 @@
+//! The pool's policy: when a rank is hungry, when a walking worker splits,
+//! where an idle worker looks for a task, and what a donation request
+//! takes. The real pool (`mod.rs`, threads and crossbeam deques) and the
+//! simulator's virtual pool (`cluster/sim/pool.rs`, one worker step at a
+//! time on a virtual clock) both decide by these functions, so a
+//! prediction cannot drift from the run it predicts. Each pool reads its
+//! own counters and takes from its own queues: the functions take the
+//! values, and a `take` that reaches the queue a [`Source`] names.
+
+use crossbeam_deque::Steal;
+
+/// A queue of the rank's pool a task can be taken from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Source {
+    /// The worker's own deque, at its newest end (LIFO: the task it split
+    /// off last, the deepest).
+    Own,
+    /// The rank's injector (what the manager received): for a worker, a
+    /// batch moved onto its own deque and the first of them; for a
+    /// donation, one task from its front.
+    Injector,
+    /// Worker `w`'s deque, at its oldest end (the shallowest task: what a
+    /// thief takes).
+    Deque(usize),
+}
+
+/// What a donation request for another rank gets.
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) enum Donation<T> {
+    /// Queued tasks, given whole at once.
+    Queued(Vec<T>),
+    /// Nothing queued: the next walk that looks splits for the other rank
+    /// (the pool raises its `remote_wanted` flag).
+    Split,
+}
+
+/// The rank is hungry: a worker found nothing to take while at least
+/// `threshold` workers are `idle` (0: never) and `pending` tasks are still
+/// walked. The pool says so once until work is next injected.
+#[inline]
+pub(crate) fn hungry(threshold: usize, idle: usize, pending: usize) -> bool {
+    threshold > 0 && idle >= threshold && pending > 0
+}
+
+/// A walking worker splits its walk when a worker of its rank is `idle`
+/// and its own deque is empty (a thief would take from it first), or
+/// another rank wants work (`remote_wanted`). Read every
+/// [`POLL_EVERY`](crate::engine::walk::POLL_EVERY) nodes: the last two
+/// are read only when needed, as the hot loop's plain `&&` and `||` would.
+#[inline(always)]
+pub(crate) fn wants_work(
+    idle: usize,
+    own_empty: impl FnOnce() -> bool,
+    remote_wanted: impl FnOnce() -> bool,
+) -> bool {
+    (idle > 0 && own_empty()) || remote_wanted()
+}
+
+/// Where worker `index` of `workers` looks for a task, in order: its own
+/// deque, then the injector (a batch), then the other workers' deques from
+/// the next one round; again from the injector while a `take` had to be
+/// retried (a race with another thief). Returns the task and where it came
+/// from (a [`Source::Deque`] is a steal).
+pub(crate) fn find_task<T>(
+    index: usize,
+    workers: usize,
+    mut take: impl FnMut(Source) -> Steal<T>,
+) -> Option<(T, Source)> {
+    if let Steal::Success(task) = take(Source::Own) {
+        return Some((task, Source::Own));
+    }
+    loop {
+        let mut retry = false;
+        let others = (1..workers).map(|k| Source::Deque((index + k) % workers));
+        for source in std::iter::once(Source::Injector).chain(others) {
+            match take(source) {
+                Steal::Success(task) => return Some((task, source)),
+                Steal::Retry => retry = true,
+                Steal::Empty => {}
+            }
+        }
+        if !retry {
+            return None;
+        }
+    }
+}
+
+/// A donation request of the manager for another rank: half of the
+/// `queued` tasks (rounded up), the injector's first, then each worker's
+/// deque's oldest in worker order; with none queued, a split.
+pub(crate) fn donation<T>(
+    queued: usize,
+    workers: usize,
+    mut take: impl FnMut(Source) -> Steal<T>,
+) -> Donation<T> {
+    let want = queued.div_ceil(2);
+    let mut taken = Vec::new();
+    for source in std::iter::once(Source::Injector).chain((0..workers).map(Source::Deque)) {
+        while taken.len() < want {
+            match take(source) {
+                Steal::Success(task) => taken.push(task),
+                Steal::Retry => continue,
+                Steal::Empty => break,
+            }
+        }
+    }
+    if taken.is_empty() {
+        Donation::Split
+    } else {
+        Donation::Queued(taken)
+    }
+}
+
+#[cfg(test)]
+mod test {
+    use super::*;
+    use std::collections::VecDeque;
+
+    /// An injector and three deques of numbered tasks.
+    struct Queues {
+        injector: VecDeque<u32>,
+        deques: Vec<VecDeque<u32>>,
+        retries: u32,
+    }
+
+    impl Queues {
+        fn new(injector: &[u32], deques: [&[u32]; 3]) -> Queues {
+            Queues {
+                injector: injector.iter().copied().collect(),
+                deques: deques.iter().map(|d| d.iter().copied().collect()).collect(),
+                retries: 0,
+            }
+        }
+
+        /// Takes as worker `index` would (`None`: as the manager); the
+        /// first `retries` looks at another's deque must be retried.
+        fn take(&mut self, index: Option<usize>, source: Source) -> Steal<u32> {
+            let got = match source {
+                Source::Own => self.deques[index.expect("a worker's")].pop_back(),
+                Source::Injector => self.injector.pop_front(),
+                Source::Deque(w) => {
+                    if self.retries > 0 {
+                        self.retries -= 1;
+                        return Steal::Retry;
+                    }
+                    self.deques[w].pop_front()
+                }
+            };
+            got.map_or(Steal::Empty, Steal::Success)
+        }
+    }
+
+    #[test]
+    fn hunger_needs_the_threshold_and_work_still_walked() {
+        assert!(hungry(2, 2, 1));
+        assert!(hungry(2, 3, 1));
+        assert!(!hungry(2, 1, 1));
+        assert!(!hungry(2, 2, 0));
+        assert!(!hungry(0, 4, 1));
+    }
+
+    #[test]
+    fn a_split_is_wanted_by_an_idle_worker_only_when_the_own_deque_is_empty() {
+        assert!(wants_work(1, || true, || false));
+        assert!(!wants_work(1, || false, || false));
+        assert!(wants_work(1, || false, || true));
+        // Nobody idle: the own deque is not even read.
+        assert!(!wants_work(0, || panic!("read"), || false));
+        assert!(wants_work(0, || panic!("read"), || true));
+    }
+
+    #[test]
+    fn a_worker_looks_in_its_deque_then_the_injector_then_the_next_workers() {
+        let mut q = Queues::new(&[7], [&[], &[1, 2], &[3, 4]]);
+        let find = |q: &mut Queues, i| find_task(i, 3, |s| q.take(Some(i), s));
+        assert_eq!(find(&mut q, 1), Some((2, Source::Own)));
+        assert_eq!(find(&mut q, 1), Some((1, Source::Own)));
+        assert_eq!(find(&mut q, 1), Some((7, Source::Injector)));
+        // Worker 1's next is worker 2, and a thief takes the oldest.
+        assert_eq!(find(&mut q, 1), Some((3, Source::Deque(2))));
+        assert_eq!(find(&mut q, 0), Some((4, Source::Deque(2))));
+        assert_eq!(find(&mut q, 0), None);
+        // A retry looks again.
+        let mut q = Queues::new(&[], [&[], &[], &[5]]);
+        q.retries = 2;
+        assert_eq!(find(&mut q, 0), Some((5, Source::Deque(2))));
+    }
+
+    #[test]
+    fn a_donation_takes_half_the_queue_injector_first_or_asks_for_a_split() {
+        let mut q = Queues::new(&[1, 2], [&[3, 4], &[], &[5]]);
+        let taken = donation(5, 3, |s| q.take(None, s));
+        assert_eq!(taken, Donation::Queued(vec![1, 2, 3]));
+        let mut q = Queues::new(&[], [&[], &[8], &[9]]);
+        assert_eq!(
+            donation(2, 3, |s| q.take(None, s)),
+            Donation::Queued(vec![8])
+        );
+        let mut q = Queues::new(&[], [&[], &[], &[]]);
+        assert_eq!(donation(0, 3, |s| q.take(None, s)), Donation::Split);
+    }
+}

@@ -1,0 +1,307 @@
+//! A split of a walk in progress: half of the subtrees it left unexplored,
+//! built on a second state and handed to the context as tasks.
+
+use super::Searcher;
+use crate::engine::context::Context;
+use crate::engine::mode::Mode;
+use crate::engine::problem::Problem;
+use crate::engine::task::Task;
+
+impl<P: Problem> Searcher<'_, P> {
+    /// Splits off half of the subtrees the walk left unexplored, whole
+    /// levels, shallowest (biggest) first, and hands them to `ctx`, for a
+    /// thread of this rank or for another rank alike. Half, not one
+    /// level: where nearly every subtree is small (binomial trees), one
+    /// level's siblings are mostly leaves and send the thief back at once;
+    /// simulated on UTS T3L at 16 ranks x 16 threads, efficiency 0.205
+    /// with one level, 0.422 with half (`bench-results/README.md`).
+    /// Returns false when there was nothing to give. The siblings are
+    /// listed and their nodes built on the scratch state, brought to each
+    /// level the walk has not given away by the moves the walk took: each
+    /// level's listing starts again there and skips the moves the walk was
+    /// given.
+    ///
+    /// The scratch state keeps its place from one split to the next, so a
+    /// split of a deep walk (UTS's binomial trees reach depth 17,844)
+    /// applies the moves taken since the last, not the whole path. That
+    /// is sound because it is first taken back to the shallowest level not
+    /// given away, and every move it holds above that level is still the
+    /// walk's: a level's move changes only while the walk stands on it
+    /// with moves to give, that is when it is not done, and only a split
+    /// marks levels done; so every level whose move (or whose very level)
+    /// changed since the last split is at or below a level not done now.
+    pub(super) fn split<C: Context<P::Node>>(&mut self, task: &Task<P::Node>, ctx: &mut C) -> bool {
+        let problem = self.visitor.problem;
+        let (base, depth0) = (&task.prefix, task.depth);
+        // Prefixes go no deeper than the context keeps them: for a problem
+        // that encodes its nodes, the unit's depth, which the task's own
+        // prefix already reaches (a split then copies no path).
+        let keep = ctx.prefix_depth();
+        let mode = self.mode;
+        let floor = (mode == Mode::Optimise).then(|| ctx.floor());
+        let scratch = self.scratch.get_or_insert_with(|| problem.state(mode));
+        let applied = self.scratch_path.get_or_insert_with(|| {
+            problem.load(scratch, &task.node);
+            Vec::new()
+        });
+        // The unexplored siblings of each level, shallowest first.
+        let mut siblings: Vec<(usize, Vec<Task<P::Node>>)> = Vec::new();
+        // The level whose moves were listed last on the scratch state.
+        let mut listed = None;
+        // The walk's path (each level's child index), as far as a level
+        // listed needed it.
+        let mut path: Vec<u32> = Vec::new();
+        for (l, level) in self.levels.iter().enumerate() {
+            if level.done {
+                continue;
+            }
+            // The scratch state to the node of level `l`. A move is
+            // applied where its node's moves were listed, as in the walk
+            // (a problem may keep its listing in the state).
+            while applied.len() > l {
+                let m = applied.pop().expect("longer than l");
+                problem.undo(scratch, &m);
+            }
+            while applied.len() < l {
+                let at = applied.len();
+                if listed != Some(at) {
+                    problem.moves(scratch);
+                }
+                let taken = self.levels[at]
+                    .taken
+                    .clone()
+                    .expect("a level above the deepest took a move");
+                problem.apply(scratch, &taken);
+                self.split_applies += 1;
+                applied.push(taken);
+            }
+            listed = Some(l);
+            let depth = depth0 + l + 1;
+            let above = (base.depth() < keep).then(|| {
+                path.extend(self.levels[path.len()..l].iter().map(|up| up.given - 1));
+                base.join(&path)
+            });
+            let mut moves = problem.moves(scratch);
+            let mut index = 0;
+            let mut here = Vec::new();
+            while let Some(m) = problem.next_move(scratch, &mut moves) {
+                index += 1;
+                if index <= level.given {
+                    continue;
+                }
+                if floor.is_some_and(|f| problem.bound(scratch, &m) < f) {
+                    // Pruned, as the walk would.
+                    if P::BOUNDS_FALL {
+                        break;
+                    }
+                    continue;
+                }
+                problem.apply(scratch, &m);
+                self.split_applies += 1;
+                let node = problem.save(scratch);
+                problem.undo(scratch, &m);
+                let index = index - 1;
+                here.push(Task {
+                    prefix: match &above {
+                        Some(above) if depth <= keep => above.child(index),
+                        Some(above) => above.child(index).truncated(keep),
+                        None => base.clone(),
+                    },
+                    depth,
+                    node,
+                });
+            }
+            siblings.push((l, here));
+        }
+        // Half of everything unexplored, whole levels shallowest first.
+        let left: usize = siblings.iter().map(|(_, here)| here.len()).sum();
+        let want = left.div_ceil(2);
+        let mut tasks: Vec<Task<P::Node>> = Vec::new();
+        for (l, here) in siblings {
+            if tasks.len() >= want {
+                break;
+            }
+            // Nothing of this level is the walk's any more; a level that
+            // had nothing left is as done.
+            self.levels[l].done = true;
+            tasks.extend(here);
+        }
+        if tasks.is_empty() {
+            return false;
+        }
+        ctx.donate(tasks);
+        true
+    }
+}
+
+#[cfg(test)]
+mod test {
+    use super::*;
+    use crate::engine::prefix::Prefix;
+    use crate::engine::sequential::walk_alone;
+
+    /// A random tree walked in place: a node is its depth and a hash of
+    /// its path, a move a number, and `undo` inverts `apply` with the move
+    /// (a scratch state that took a wrong move stands on another node, so
+    /// it lists other siblings, of other hashes). Leaves are solutions.
+    struct Hashed;
+
+    /// The multiplier of `Hashed`'s hash, and its inverse modulo 2^64.
+    const MUL: u64 = 0x9E37_79B9_7F4A_7C15;
+    const INV: u64 = {
+        // Newton's iteration: each step doubles the correct low bits.
+        let mut x = MUL;
+        let mut i = 0;
+        while i < 6 {
+            x = x.wrapping_mul(2u64.wrapping_sub(MUL.wrapping_mul(x)));
+            i += 1;
+        }
+        x
+    };
+
+    /// `Hashed`'s state: the node, and which of the depths on its path
+    /// have had their moves listed (a move is applied only where its
+    /// node's moves were listed, as a problem that keeps its listing in
+    /// the state needs).
+    struct Walked {
+        at: (u32, u64),
+        listed: u64,
+    }
+
+    impl Problem for Hashed {
+        type Node = (u32, u64);
+        type State = Walked;
+        type Move = u64;
+        type Moves = u64;
+        fn name(&self) -> &'static str {
+            "hashed"
+        }
+        fn instance(&self) -> String {
+            String::new()
+        }
+        fn root(&self) -> (u32, u64) {
+            (0, 12_345)
+        }
+        fn state(&self, _: Mode) -> Walked {
+            Walked {
+                at: (u32::MAX, 0),
+                listed: 0,
+            }
+        }
+        fn load(&self, state: &mut Walked, node: &(u32, u64)) {
+            state.at = *node;
+            state.listed = 0;
+        }
+        fn save(&self, state: &Walked) -> (u32, u64) {
+            state.at
+        }
+        fn moves(&self, state: &mut Walked) -> u64 {
+            state.listed |= 1 << state.at.0;
+            0
+        }
+        fn next_move(&self, state: &Walked, next: &mut u64) -> Option<u64> {
+            let (depth, hash) = state.at;
+            // Up to 4 children; none past depth 14.
+            let kids = if depth >= 14 {
+                0
+            } else {
+                (hash.wrapping_mul(0xD6E8_FEB8_6659_FD93) >> 59) % 5
+            };
+            (*next < kids).then(|| {
+                *next += 1;
+                *next
+            })
+        }
+        fn apply(&self, state: &mut Walked, m: &u64) {
+            let (depth, hash) = &mut state.at;
+            assert!(state.listed >> *depth & 1 == 1, "a move applied unlisted");
+            *depth += 1;
+            *hash = hash.wrapping_add(*m).wrapping_mul(MUL);
+            state.listed &= !(1 << *depth);
+        }
+        fn undo(&self, state: &mut Walked, m: &u64) {
+            let (depth, hash) = &mut state.at;
+            *depth -= 1;
+            *hash = hash.wrapping_mul(INV).wrapping_sub(*m);
+        }
+        fn solution_weight(&self, state: &Walked) -> u64 {
+            u64::from(self.next_move(state, &mut 0).is_none())
+        }
+        fn render(&self, state: &Walked, out: &mut String) {
+            let (depth, hash) = state.at;
+            out.push_str(&format!("{depth} {hash:016x}"));
+        }
+    }
+
+    /// Wants work at a pseudo-random third of its looks, and keeps what a
+    /// split gives in a queue, with the solutions found.
+    struct Greedy {
+        seed: u64,
+        queue: Vec<Task<(u32, u64)>>,
+        found: Vec<String>,
+        splits: u64,
+    }
+
+    impl Context<(u32, u64)> for Greedy {
+        fn stop(&self) -> bool {
+            false
+        }
+        fn wants_work(&self) -> bool {
+            // The seed moves in `donate` (xorshift) and in `found`, so the
+            // pattern shifts as the walk goes.
+            (self.seed >> 17).is_multiple_of(3)
+        }
+        fn donate(&mut self, tasks: Vec<Task<(u32, u64)>>) {
+            self.splits += 1;
+            self.seed ^= self.seed << 13;
+            self.seed ^= self.seed >> 7;
+            self.seed ^= self.seed << 17;
+            self.queue.extend(tasks);
+        }
+        fn found(&mut self, text: &str) {
+            self.seed = self.seed.wrapping_mul(MUL).wrapping_add(1);
+            self.found.push(text.to_owned());
+        }
+    }
+
+    #[test]
+    fn the_inverse_multiplier_inverts() {
+        assert_eq!(MUL.wrapping_mul(INV), 1);
+    }
+
+    /// Splits of walks in place, forced over and over, with pauses between
+    /// and the walk backing up between them (so the scratch state is kept,
+    /// taken back and brought down again): every split-off subtree is
+    /// exactly the part of the tree the walk did not visit.
+    #[test]
+    fn splits_give_away_exactly_what_the_walk_leaves() {
+        let (whole, mut reference) = walk_alone(&Hashed, Mode::All);
+        reference.found.sort();
+        assert!(whole.nodes > 10_000, "a tree of {} nodes", whole.nodes);
+        for seed in 1..=16u64 {
+            let mut ctx = Greedy {
+                seed: seed.wrapping_mul(MUL),
+                queue: vec![Task {
+                    prefix: Prefix::root(),
+                    depth: 0,
+                    node: Hashed.root(),
+                }],
+                found: Vec::new(),
+                splits: 0,
+            };
+            // One searcher for every task, as a worker keeps one.
+            let mut s = Searcher::new(&Hashed, Mode::All);
+            while let Some(task) = ctx.queue.pop() {
+                if s.begin(&task, &mut ctx) {
+                    while !s.resume(&task, &mut ctx, 700 + seed * 13) {}
+                }
+            }
+            let at = format!("seed {seed}");
+            assert!(ctx.splits > 20, "{at}: {} splits", ctx.splits);
+            assert_eq!(s.counters().nodes, whole.nodes, "{at}");
+            assert_eq!(s.counters().solutions, whole.solutions, "{at}");
+            ctx.found.sort();
+            assert_eq!(ctx.found, reference.found, "{at}");
+        }
+    }
+}
