@@ -11,15 +11,18 @@ use crate::problems::PuzzleError;
 pub struct Layout {
     /// The pieces.
     pub set: PieceSet,
-    /// The figure as the search sees it: axes reordered so the first is the
+    /// The figure as the search sees it: the box of its cells, margins of
+    /// holes cut off (so its symmetries are those of its set of cells,
+    /// however it was written), axes reordered so the first is the
     /// shortest (the lowest-empty-cell scan then runs along the short side,
     /// which keeps the frontier narrow: 6x10 pentominoes visit five times
     /// fewer nodes scanned along the 6 than along the 10).
     pub figure: Figure,
     /// The figure as given, in which solutions are written.
     pub shown: Figure,
-    /// Index in `figure` of each cell of `shown`.
-    pub to_search: Vec<usize>,
+    /// Index in `figure` of each cell of `shown`'s box (`None`: a hole in
+    /// a margin, outside the box of the cells).
+    pub to_search: Vec<Option<usize>>,
     /// One character per kind for solution files.
     pub labels: Vec<char>,
     /// Every placement: its kind and its cells (box indices, ascending).
@@ -49,7 +52,7 @@ pub fn labels(set: &PieceSet) -> Vec<char> {
 impl Layout {
     /// Checks that the pieces can cover the figure and lists every placement.
     pub fn new(set: PieceSet, shown: Figure) -> Result<Layout, PuzzleError> {
-        let figure = &shown;
+        let (figure, at) = shown.cropped();
         let (need, have) = (figure.cells(), set.cells());
         if need != have {
             return Err(PuzzleError::Instance(format!(
@@ -64,7 +67,7 @@ impl Layout {
             )));
         }
         let labels = labels(&set);
-        // Axis k of the search is axis order[k] of the figure as given; flat
+        // Axis k of the search is axis order[k] of the cells' box; flat
         // pieces keep the z axis last.
         let dims = [figure.w, figure.h, figure.d];
         let mut order = [0usize, 1, 2];
@@ -81,14 +84,18 @@ impl Layout {
             d,
             filled: vec![false; w * h * d],
         };
-        let mut to_search = vec![0; figure.filled.len()];
-        for (i, &filled) in figure.filled.iter().enumerate() {
-            let c = figure.coords(i);
+        let mut to_search = vec![None; shown.filled.len()];
+        for (i, to) in to_search.iter_mut().enumerate() {
+            let c = shown.coords(i);
+            let c = [0, 1, 2].map(|k| c[k] - at[k] as i32);
+            if figure.index(c[0], c[1], c[2]).is_none() {
+                continue;
+            }
             let j = inner
                 .index(c[order[0]], c[order[1]], c[order[2]])
                 .expect("same box");
-            inner.filled[j] = filled;
-            to_search[i] = j;
+            inner.filled[j] = shown.filled[i];
+            *to = Some(j);
         }
         let figure = inner;
         let placements = placements::all(&set, &figure);
@@ -131,12 +138,39 @@ mod tests {
         // one to one, filled alike.
         let mut seen = vec![false; l.figure.filled.len()];
         for (i, &j) in l.to_search.iter().enumerate() {
+            let j = j.expect("a box has no margin");
             assert!(!seen[j]);
             seen[j] = true;
             assert_eq!(l.shown.filled[i], l.figure.filled[j]);
             let (a, b) = (l.shown.coords(i), l.figure.coords(j));
             assert_eq!([a[2], a[1], a[0]], b);
         }
+    }
+
+    #[test]
+    fn margins_are_cut_off_and_map_to_nothing() {
+        // The 3x3x3 cube with a column of holes on the left, one hole layer
+        // in front and short rows: the search sees the tight cube.
+        let text = "...\n...\n\n.###\n.###\n.###\n\n.###\n.###\n.###\n\n.###\n.###\n.###\n";
+        let shown = Figure::parse(text, "margins.fig").unwrap();
+        assert_eq!((shown.w, shown.h, shown.d), (4, 3, 4));
+        let l = layout("soma", shown).unwrap();
+        let tight = layout("soma", Figure::parse_box("3x3x3").unwrap()).unwrap();
+        assert_eq!(l.figure.filled, tight.figure.filled);
+        assert_eq!((l.figure.w, l.figure.h, l.figure.d), (3, 3, 3));
+        assert_eq!(l.placements, tight.placements);
+        for (i, j) in l.to_search.iter().enumerate() {
+            let [x, _, z] = l.shown.coords(i);
+            assert_eq!(j.is_some(), x > 0 && z > 0, "cell {i}");
+        }
+        // A flat figure written as two layers, the second all holes: flat.
+        let two = Figure::parse("#####\n#####\n\n.....\n", "two.fig").unwrap();
+        let set = "I 0,0 1,0 2,0 3,0 4,0\nI 0,0 1,0 2,0 3,0 4,0\n";
+        let l = Layout::new(PieceSet::parse(set, "sticks").unwrap(), two).unwrap();
+        assert_eq!(
+            (l.figure.w, l.figure.h, l.figure.d, l.shown.d),
+            (2, 5, 1, 2)
+        );
     }
 
     #[test]

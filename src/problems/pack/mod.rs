@@ -1,9 +1,11 @@
 //! Packing: fill a figure with a set of pieces, each used once, rotated (and
 //! turned over where the set allows).
 //!
-//! Data first. The figure lives in its bounding box, cell (x, y, z) at index
-//! x + w(y + h z) of a `W`-word bitboard. A *placement* is one piece in one
-//! orientation at one position, as a bitboard, listed under its lowest cell.
+//! Data first. The figure lives in the bounding box of its cells (margins
+//! of holes cut off, so that its symmetries are those of its cells), cell
+//! (x, y, z) at index x + w(y + h z) of a `W`-word bitboard. A *placement*
+//! is one piece in one orientation at one position, as a bitboard, listed
+//! under its lowest cell.
 //! A node holds the empty cells, how many copies of each kind of piece are
 //! left, and the placements made.
 //!
@@ -31,7 +33,8 @@
 //! every packing. The walk learns which from the engine's mode
 //! (`walk.rs`, [`Rule`]).
 //!
-//! The files, one concept each: the node and its two structures here;
+//! The files, one concept each: the node ([`Packing`]) and the instance
+//! ([`Pack`]) here;
 //! `layout.rs` prepares an instance (checks, axes, placements from
 //! `placements.rs`); `dispatch.rs` picks the board size; `instance.rs`
 //! builds a [`Pack`] from a layout (indexes, symmetries, colouring, root);
