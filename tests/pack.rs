@@ -237,7 +237,7 @@ fn with_margins(f: &Figure, lo: [usize; 3], hi: [usize; 3], trim: &[u8]) -> Stri
         // Leave out some trailing rows of holes, keeping one row.
         while rows.len() > 1
             && !rows.last().unwrap().contains('#')
-            && choices.next().unwrap() % 2 == 0
+            && choices.next().unwrap().is_multiple_of(2)
         {
             rows.pop();
         }
@@ -247,7 +247,7 @@ fn with_margins(f: &Figure, lo: [usize; 3], hi: [usize; 3], trim: &[u8]) -> Stri
         for row in rows {
             text.push_str(&row);
             text.push('\n');
-            if choices.next().unwrap() % 7 == 0 {
+            if choices.next().unwrap().is_multiple_of(7) {
                 text.push_str("% a comment line\n");
             }
         }
@@ -426,4 +426,51 @@ fn distinct_listing_is_drawn_on_the_figure_as_written() {
         let cells = parse_packing(text, &shown).unwrap();
         verify(&set, &labels, &shown, &cells).unwrap_or_else(|e| panic!("{e}:\n{text}"));
     }
+}
+
+/// SOMA+Plus (BCSolve's fourth set): its pieces pack the one solution
+/// published with the set, figure 001 "The 2,4,5 Base" of T. Bundgaard's
+/// SOMA News of 14 Aug 2000, in that page's notation (one line per row,
+/// back to front, the two levels side by side, top first), as our
+/// independent verifier checks it; with its mirror pieces A and B
+/// swapped it is not a packing.
+#[test]
+fn soma_plus_packs_its_published_figure() {
+    let l = layout("soma-plus", "5x4x2");
+    let published = "BSSTP BZZPP\nDSSTT BBZZP\nDVVTL AALLL\nAVIII AQQQQ\n";
+    let check = |text: &str| {
+        let cells = parse_packing(text, &l.shown).unwrap();
+        verify(&l.set, &l.labels, &l.shown, &cells)
+    };
+    check(published).unwrap();
+    let mirrored: String = published
+        .chars()
+        .map(|c| match c {
+            'A' => 'B',
+            'B' => 'A',
+            c => c,
+        })
+        .collect();
+    assert!(check(&mirrored).is_err());
+}
+
+/// The eight tetracubes of SOMA+Plus in a 2x4x4 box: 1,390 packings up to
+/// the box's 8 rotations (M. Beeler, HAKMEM, 1972, as MathWorld's
+/// "Polycube" cites it; tests/data/packing/README.md): 11,120 in all, 695
+/// up to its 16 rotations and reflections, none of them symmetric.
+#[test]
+fn the_tetracubes_of_soma_plus_fill_a_box_as_published() {
+    let pieces = "tests/data/packing/tetracubes.pieces";
+    counts_everywhere(pieces, "4x4x2", (11_120, 695), |r, t| (r, t) == (2, 2));
+}
+
+/// SOMA+Plus in a 10x2x2 box: 3,897,024 packings, as the C counter
+/// tools/c/pack3.c (no code shared) counts them; 243,564 up to the box's
+/// 16 symmetries. Not a published count (tests/data/packing/README.md).
+#[test]
+fn soma_plus_fills_a_long_box_as_the_c_counter_counts() {
+    let plain = Arc::new(Pack::<1>::new(layout("soma-plus", "10x2x2"), false).unwrap());
+    let sym = Arc::new(Pack::<1>::new(layout("soma-plus", "10x2x2"), true).unwrap());
+    assert_eq!(run(&plain, Mode::Count, 1, 2).0.solutions, 3_897_024);
+    assert_eq!(run(&sym, Mode::Count, 2, 1).0.solutions, 243_564);
 }
