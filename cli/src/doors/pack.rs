@@ -15,7 +15,7 @@ pub struct Door;
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// The pieces: iqfit, pentominoes, soma, double-soma, bedlam, or a .pieces file
+    /// The pieces: iqfit, pentominoes, soma, double-soma, bedlam, soma-plus, or a .pieces file
     #[arg(long)]
     pieces: String,
     /// A box to fill: WxH or WxHxD
@@ -24,7 +24,8 @@ pub struct Args {
     /// A figure: a built-in name (8x8-hole) or a figure file
     #[arg(long)]
     figure: Option<String>,
-    /// Count solutions up to the symmetries of the figure that map the piece set onto itself
+    /// Count solutions up to the symmetries of the figure (of its cells, whatever margins of holes
+    /// surround them) that map the piece set onto itself
     #[arg(long)]
     distinct: bool,
     /// Write the problem as exact cover in Knuth's DLX format to this file

@@ -45,9 +45,11 @@ pub fn export_xc(layout: &Layout) -> Result<String, PuzzleError> {
     }
     // The placements name cells of the search's figure; the file, those of
     // the figure as given.
-    let mut to_shown = vec![0; layout.to_search.len()];
+    let mut to_shown = vec![0; layout.figure.filled.len()];
     for (i, &j) in layout.to_search.iter().enumerate() {
-        to_shown[j] = i;
+        if let Some(j) = j {
+            to_shown[j] = i;
+        }
     }
     let mut out = String::new();
     let _ = writeln!(

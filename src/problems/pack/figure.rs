@@ -3,13 +3,23 @@
 //! Figure file: one line per row, `#` a cell to fill, `.` a hole; 3D figures
 //! as layers separated by a blank line; `%` starts a comment line. Shorter
 //! rows and layers are padded with holes.
+//!
+//! A figure is its set of cells: the margins of holes around them, the
+//! padding of short rows and layers and where the cells sit in the file
+//! change nothing the search sees ([`Figure::cropped`] gives it the box of
+//! the cells), only how solutions are drawn (on the figure as written).
 
 use crate::input::{InputError, read_text};
 use crate::problems::PuzzleError;
 use std::path::Path;
 
-/// The most cells in a figure's bounding box (the solver's bitboards).
+/// The most cells in the bounding box of a figure's cells (the solver's
+/// bitboards).
 pub const MAX_BOX: usize = 512;
+
+/// The most cells in the box of a figure as written, margins of holes
+/// included (each a `bool` in memory).
+pub const MAX_WRITTEN: usize = 1 << 20;
 
 /// A figure inside its bounding box; cell (x, y, z) has index x + w(y + h z).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -102,12 +112,12 @@ impl Figure {
                         ));
                     }
                 }
-                if cells.len() > MAX_BOX {
+                if cells.len() > MAX_WRITTEN {
                     return Err(InputError::at(
                         file,
                         i + 1,
                         j + 1,
-                        format!("row longer than {MAX_BOX} cells"),
+                        format!("row longer than {MAX_WRITTEN} cells"),
                     ));
                 }
             }
@@ -122,10 +132,31 @@ impl Figure {
         if w * h * d == 0 || !layers.iter().flatten().flatten().any(|&c| c) {
             return Err(InputError::file(file, "empty figure: no '#' cell"));
         }
-        if w.saturating_mul(h).saturating_mul(d) > MAX_BOX {
+        // The box of the cells, margins of holes left out: what the search sees.
+        let span = |along: &dyn Fn(usize, usize, usize) -> usize| {
+            let mut at = (usize::MAX, 0);
+            for (z, layer) in layers.iter().enumerate() {
+                for (y, row) in layer.iter().enumerate() {
+                    for (x, _) in row.iter().enumerate().filter(|&(_, &c)| c) {
+                        let v = along(x, y, z);
+                        at = (at.0.min(v), at.1.max(v));
+                    }
+                }
+            }
+            at.1 + 1 - at.0
+        };
+        let tight = [span(&|x, _, _| x), span(&|_, y, _| y), span(&|_, _, z| z)];
+        if tight.iter().product::<usize>() > MAX_BOX {
+            let [w, h, d] = tight;
             return Err(InputError::file(
                 file,
                 format!("bounding box {w}x{h}x{d} has more than {MAX_BOX} cells"),
+            ));
+        }
+        if w.saturating_mul(h).saturating_mul(d) > MAX_WRITTEN {
+            return Err(InputError::file(
+                file,
+                format!("written {w}x{h}x{d} with its holes: more than {MAX_WRITTEN} cells"),
             ));
         }
         let mut filled = vec![false; w * h * d];
@@ -143,6 +174,43 @@ impl Figure {
             d,
             filled,
         })
+    }
+
+    /// The figure in the bounding box of its cells, margins of holes cut
+    /// off, and where that box starts in this one's.
+    pub fn cropped(&self) -> (Figure, [usize; 3]) {
+        let (mut low, mut high) = ([usize::MAX; 3], [0; 3]);
+        for i in (0..self.filled.len()).filter(|&i| self.filled[i]) {
+            let c = self.coords(i);
+            for k in 0..3 {
+                low[k] = low[k].min(c[k] as usize);
+                high[k] = high[k].max(c[k] as usize + 1);
+            }
+        }
+        if low[0] == usize::MAX {
+            return (self.clone(), [0; 3]);
+        }
+        let [w, h, d] = [0, 1, 2].map(|k| high[k] - low[k]);
+        let mut filled = Vec::with_capacity(w * h * d);
+        for z in 0..d {
+            for y in 0..h {
+                for x in 0..w {
+                    let at = [x + low[0], y + low[1], z + low[2]].map(|v| v as i32);
+                    filled.push(
+                        self.index(at[0], at[1], at[2])
+                            .is_some_and(|i| self.filled[i]),
+                    );
+                }
+            }
+        }
+        let figure = Figure {
+            name: self.name.clone(),
+            w,
+            h,
+            d,
+            filled,
+        };
+        (figure, low)
     }
 
     /// Cells to fill.
@@ -198,6 +266,30 @@ mod tests {
             "f.fig:2:2: unexpected 'x': a figure has '#' (cell) and '.' (hole)"
         );
         assert_eq!(err("..\n\n"), "f.fig: empty figure: no '#' cell");
+        // The cells' box counts against the bitboards, not the margins.
+        let wide = format!("{}#\n", ".".repeat(600));
+        assert!(Figure::parse(&wide, "f.fig").is_ok());
+        let long = format!("#{}#\n", ".".repeat(600));
+        assert_eq!(
+            err(&long),
+            "f.fig: bounding box 602x1x1 has more than 512 cells"
+        );
         assert_eq!(err(""), "f.fig: empty figure: no '#' cell");
+    }
+
+    #[test]
+    fn cropping_keeps_the_cells_only() {
+        let f = Figure::parse("%\n....\n.#..\n.##\n\n\n....\n..#.\n", "f").unwrap();
+        assert_eq!((f.w, f.h, f.d, f.cells()), (4, 3, 2, 4));
+        let (c, at) = f.cropped();
+        assert_eq!(at, [1, 1, 0]);
+        assert_eq!((c.w, c.h, c.d, c.cells()), (2, 2, 2, 4));
+        assert_eq!(
+            c.filled,
+            [true, false, true, true, false, true, false, false]
+        );
+        // A tight figure is its own crop.
+        let b = Figure::parse_box("3x2x2").unwrap();
+        assert_eq!(b.cropped(), (b.clone(), [0, 0, 0]));
     }
 }

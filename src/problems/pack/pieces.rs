@@ -42,7 +42,7 @@ pub struct PieceSet {
 }
 
 /// The built-in sets: name, description, file text.
-pub const BUILT_IN: [(&str, &str, &str); 5] = [
+pub const BUILT_IN: [(&str, &str, &str); 6] = [
     (
         "iqfit",
         "the 12 pieces of the 11x5 IQ Fit / Kanoodle board, 55 cells",
@@ -67,6 +67,11 @@ pub const BUILT_IN: [(&str, &str, &str); 5] = [
         "bedlam",
         "the Bedlam cube, 13 pieces, 64 cells",
         include_str!("sets/bedlam.pieces"),
+    ),
+    (
+        "soma-plus",
+        "SOMA+Plus: the Soma pieces and D, I, Q, S, every polycube of 2 to 4 cubes, 11 pieces, 40 cells",
+        include_str!("sets/soma-plus.pieces"),
     ),
 ];
 
@@ -291,6 +296,7 @@ mod tests {
         assert_eq!(cells("soma"), 27);
         assert_eq!(cells("double-soma"), 54);
         assert_eq!(cells("bedlam"), 64);
+        assert_eq!(cells("soma-plus"), 40);
         let ds = PieceSet::load("double-soma").unwrap();
         assert_eq!(ds.kinds.len(), 7);
         assert!(ds.kinds.iter().all(|k| k.copies == 2) && ds.three_d);
@@ -329,5 +335,33 @@ mod tests {
                 .to_string()
                 .contains("built-in: iqfit")
         );
+    }
+
+    #[test]
+    fn soma_plus_is_every_polycube_of_two_to_four_cubes() {
+        let plus = PieceSet::load("soma-plus").unwrap();
+        let soma = PieceSet::load("soma").unwrap();
+        assert_eq!(plus.kinds.len(), 11);
+        assert!(plus.three_d && plus.kinds.iter().all(|k| k.copies == 1));
+        // The Soma pieces, in order, the chiral pair named in capitals.
+        for (p, s) in plus.kinds.iter().zip(&soma.kinds) {
+            assert_eq!(
+                (p.name.to_lowercase(), &p.cells),
+                (s.name.to_lowercase(), &s.cells)
+            );
+        }
+        // 1 dicube, 2 tricubes and 8 tetracubes (the mirror pair counted
+        // twice), none the same shape as another under rotation.
+        let sizes: Vec<usize> = plus.kinds.iter().map(|k| k.cells.len()).collect();
+        assert_eq!(sizes.iter().filter(|&&n| n == 2).count(), 1);
+        assert_eq!(sizes.iter().filter(|&&n| n == 3).count(), 2);
+        assert_eq!(sizes.iter().filter(|&&n| n == 4).count(), 8);
+        for (i, a) in plus.kinds.iter().enumerate() {
+            for b in &plus.kinds[..i] {
+                let turns = super::super::geometry::orientations(&b.cells, true);
+                let a = super::super::geometry::normalize(&a.cells);
+                assert!(!turns.contains(&a), "{:?} is a turn of {}", a, b.name);
+            }
+        }
     }
 }

@@ -184,12 +184,11 @@ impl<const W: usize> Problem for Pack<W> {
                     out.push(' ');
                 }
                 for x in 0..f.w {
-                    out.push(
-                        match owner[self.layout.to_search[x + f.w * (y + f.h * z)]] {
-                            Some(p) => self.layout.labels[self.kind_of[p as usize] as usize],
-                            None => '.',
-                        },
-                    );
+                    let at = self.layout.to_search[x + f.w * (y + f.h * z)];
+                    out.push(match at.and_then(|j| owner[j]) {
+                        Some(p) => self.layout.labels[self.kind_of[p as usize] as usize],
+                        None => '.',
+                    });
                 }
             }
         }
