@@ -281,6 +281,8 @@ sim-validate: build
 # and ranks x 1 thread (bench-results/sim-sweep.csv and
 # sim-sweep-efficiency.svg). Each point runs the real search, so a point
 # takes about the workload's time on one core, more at many ranks.
+# A group axis: SIM_SWEEP_ARGS="--group-sizes 0,8,32" (0: one group;
+# the columns groups and group_master_busy say what ran).
 SIM_SWEEP_ARGS ?=
 sim-sweep: build
 	target/release/sim-sweep $(SIM_SWEEP_ARGS)

@@ -30,6 +30,10 @@ struct Opts {
     /// Threads per rank of the shapes (each worker count as ranks x this)
     #[arg(long, value_delimiter = ',', default_value = "16,1")]
     shapes: Vec<usize>,
+    /// Ranks per group, an axis: each point is simulated once per size
+    /// given (0: one group); none given: hysolve's default layout
+    #[arg(long = "group-sizes", value_delimiter = ',')]
+    group_sizes: Vec<usize>,
     /// Node costs in ns, one per workload, in their order (each measured
     /// on one worker, 1 s of its walk, when not given)
     #[arg(long = "node-ns", value_delimiter = ',')]
@@ -71,6 +75,7 @@ fn sim(
     ranks: usize,
     threads: usize,
     node_ns: Option<u64>,
+    group: Option<usize>,
     args: &[String],
 ) -> Result<serde_json::Value, String> {
     let mut cmd = vec![
@@ -82,6 +87,9 @@ fn sim(
     if let Some(ns) = node_ns {
         cmd.push(format!("--node-ns={ns}"));
     }
+    if let Some(g) = group {
+        cmd.push(format!("--group-size={g}"));
+    }
     cmd.extend(opts.sim_args.split_whitespace().map(String::from));
     cmd.extend(args.iter().cloned());
     run_json(&cmd)
@@ -92,7 +100,7 @@ fn sweep(opts: &Opts) -> Result<(), String> {
         &opts.out,
         "commit,machine,command,workload,ranks,threads,workers,network,node_ns,nodes,predicted_s,\
          efficiency,master_messages,master_received,master_busy,idle_start,idle_steady,idle_tail,\
-         simulated_in_s",
+         simulated_in_s,groups,group_master_busy",
     )?;
     let command = std::env::args().collect::<Vec<_>>().join(" ");
     let (commit, machine) = (commit(), machine());
@@ -130,13 +138,22 @@ fn sweep(opts: &Opts) -> Result<(), String> {
                     .ok_or("hysolve-sim gave no node cost")?
             }
         };
-        for &threads in &opts.shapes {
+        let groups: Vec<Option<usize>> = if opts.group_sizes.is_empty() {
+            vec![None]
+        } else {
+            opts.group_sizes.iter().map(|&g| Some(g)).collect()
+        };
+        for (&threads, &group) in opts
+            .shapes
+            .iter()
+            .flat_map(|t| groups.iter().map(move |g| (t, g)))
+        {
             for &workers in &opts.workers {
                 if workers % threads != 0 {
                     continue;
                 }
                 let ranks = workers / threads;
-                let v = sim(opts, ranks, threads, Some(node_ns), &args)?;
+                let v = sim(opts, ranks, threads, Some(node_ns), group, &args)?;
                 let f = |k: &str| v[k].as_f64().unwrap_or(f64::NAN);
                 let idle = |k: &str| v["idle"][k].as_f64().unwrap_or(f64::NAN) * 100.0;
                 println!(
@@ -152,7 +169,7 @@ fn sweep(opts: &Opts) -> Result<(), String> {
                 );
                 writeln!(
                     csv,
-                    "{commit},\"{machine}\",\"{command}\",\"{workload}\",{ranks},{threads},{workers},{},{node_ns},{},{},{},{},{},{},{},{},{},{}",
+                    "{commit},\"{machine}\",\"{command}\",\"{workload}\",{ranks},{threads},{workers},{},{node_ns},{},{},{},{},{},{},{},{},{},{},{},{}",
                     v["network"]["name"].as_str().unwrap_or("?"),
                     v["nodes"],
                     f("predicted_s"),
@@ -164,6 +181,8 @@ fn sweep(opts: &Opts) -> Result<(), String> {
                     idle("steady") / 100.0,
                     idle("tail") / 100.0,
                     f("simulated_in_s"),
+                    v["groups"].as_u64().unwrap_or(1),
+                    f("group_master_busy"),
                 )
                 .map_err(|e| e.to_string())?;
                 rows.push(Row {
