@@ -315,3 +315,83 @@ fn random_dense_graphs_agree_with_cliquer_and_the_out_file_is_a_clique() {
         );
     }
 }
+
+/// `g` (read from its ASCII text here) in the challenge's binary format,
+/// written bit by bit as the format defines it: the preamble's length, the
+/// preamble (the text's `c` and `p` lines), then row `i` of the lower
+/// triangle in `i / 8 + 1` bytes, vertex `j`'s bit `0x80 >> j % 8` of byte
+/// `j / 8`.
+fn binary_of(text: &str, g: &Edges) -> Vec<u8> {
+    let preamble: String = text
+        .lines()
+        .filter(|l| l.starts_with('c') || l.starts_with('p'))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    let mut out = format!("{}\n{preamble}", preamble.len()).into_bytes();
+    for i in 1..=g.n {
+        let mut row = vec![0u8; (i - 1) / 8 + 1];
+        for j in 1..i {
+            if g.adjacent(i, j) {
+                row[(j - 1) / 8] |= 0x80 >> ((j - 1) % 8);
+            }
+        }
+        out.extend(row);
+    }
+    out
+}
+
+#[test]
+fn the_shipped_dimacs_graphs_have_their_clique_numbers_in_ascii_and_binary() {
+    // tests/data/clique/README.md: published clique numbers. The
+    // independent search confirms those it finishes in a moment.
+    let dir = tempfile::tempdir().unwrap();
+    for (file, omega, here) in [
+        ("brock200_2.clq", 12, true),
+        ("p_hat300-1.clq", 8, true),
+        ("C125.9.clq", 34, false),
+        ("gen200_p0.9_55.clq", 55, false),
+    ] {
+        let path = format!("tests/data/clique/{file}");
+        let text = std::fs::read_to_string(&path).unwrap();
+        let g = read(&text);
+        if here {
+            assert_eq!(
+                clique_number(&g),
+                omega,
+                "{file}, by the independent search"
+            );
+        }
+        for (ranks, threads) in [(1, 1), (1, 2), (2, 1), (3, 2)] {
+            let (found, clique, _) = hysolve_optimum(&text, ranks, threads);
+            assert_eq!(found, omega as u64, "{file} in {ranks}x{threads}");
+            assert_eq!(clique.len(), omega);
+            assert!(g.is_clique(&clique), "{file}: {clique:?} is not a clique");
+        }
+        // The same graph in the binary format, through the front door:
+        // the same answer, and the --out clique is a clique of the text.
+        let binary = dir.path().join(format!("{file}.b"));
+        std::fs::write(&binary, binary_of(&text, &g)).unwrap();
+        let out = dir.path().join(format!("{file}.clique"));
+        let v = common::json_of(&common::hysolve(&[
+            "clique",
+            binary.to_str().unwrap(),
+            "--threads",
+            "2",
+            "--out",
+            out.to_str().unwrap(),
+            "--json",
+            "--quiet",
+        ]));
+        assert_eq!(v["objective"], omega, "{file} in the binary format");
+        let clique: Vec<usize> = std::fs::read_to_string(&out)
+            .unwrap()
+            .split_whitespace()
+            .map(|v| v.parse().unwrap())
+            .collect();
+        assert_eq!(clique.len(), omega);
+        assert!(g.is_clique(&clique), "{file}.b: {clique:?} is not a clique");
+        let read_back = hysolve::problems::clique::dimacs::read(&binary).unwrap();
+        let ascii = hysolve::problems::clique::dimacs::parse(file, &text).unwrap();
+        assert_eq!(read_back.graph, ascii.graph, "{file}: binary and ASCII");
+    }
+}

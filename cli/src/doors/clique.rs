@@ -13,7 +13,8 @@ pub struct Door;
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// A graph in DIMACS format (c comments, p edge V E, e U V)
+    /// A graph in DIMACS format: ASCII (c comments, p edge V E, e U V) or
+    /// the challenge's binary .clq.b, told apart by content
     file: PathBuf,
 }
 

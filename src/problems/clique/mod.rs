@@ -24,6 +24,7 @@
 //! assert!(graph.is_clique(&vertices));
 //! ```
 
+pub mod binary;
 mod colour;
 pub mod dimacs;
 pub mod families;
