@@ -18,7 +18,7 @@ use super::master::{Master, Outbox};
 use super::observer::{OBSERVE_EVERY, Progress};
 use super::outcome::{Improvement, Outcome, RunError};
 use super::protocol::Message;
-use crate::engine::{Counters, Mode, Piece, Prefix, Problem, Tally, UnitReport, expand};
+use crate::engine::{Counters, Mode, Piece, Prefix, Problem, Tally, UnitReport, expand, ramp_up};
 use std::sync::atomic::Ordering;
 use std::time::Instant;
 
@@ -102,9 +102,11 @@ impl<'a> Head<'a> {
                     s: 0.0,
                     value: *value,
                     rank: 0,
+                    heuristic: false,
                 });
             }
             head.best = resumed;
+            head.ramp_up(problem, out);
             if let Some((value, text)) = expanded_best {
                 head.improve(None, value, text, out);
             }
@@ -218,8 +220,24 @@ impl<'a> Head<'a> {
                 s: self.config.started.elapsed().as_secs_f64(),
                 value,
                 rank: from.unwrap_or(0),
+                heuristic: false,
             });
             self.best = Some((value, text));
+        }
+    }
+
+    /// Optimisation: the problem's heuristic on this rank's threads; its
+    /// best solution is an improvement like any, marked as the
+    /// heuristic's.
+    fn ramp_up<P: Problem>(&mut self, problem: &P, out: &mut Outbox) {
+        let Some(found) = ramp_up(problem, self.config.ramp_up, self.config.threads) else {
+            return;
+        };
+        tracing::debug!("ramp-up: {} (seed {})", found.value, found.seed);
+        let before = self.history.len();
+        self.improve(None, found.value, found.text, out);
+        if let Some(improvement) = self.history.get_mut(before) {
+            improvement.heuristic = true;
         }
     }
 

@@ -9,6 +9,8 @@
 //! - `pool`: a rank's worker threads with work stealing and donation;
 //! - [`prefix`]: portable names for subtrees, and their replay;
 //! - [`piece`]: work as it crosses ranks (a prefix, or an encoded node);
+//! - `ramp`: the ramp-up of a branch and bound, the problem's heuristic
+//!   raced before the exact search ([`ramp_up`]);
 //! - [`simd`]: the widest vector instructions the kernels may use
 //!   (`HYSOLVE_SIMD`).
 
@@ -17,6 +19,7 @@ pub mod piece;
 pub(crate) mod pool;
 pub mod prefix;
 pub mod problem;
+mod ramp;
 mod search;
 pub mod simd;
 
@@ -26,5 +29,6 @@ pub use pool::stats::{Tally, WorkerStats};
 pub(crate) use pool::{PoolEvent, RankPool, SOLUTION_BATCH, UnitReport};
 pub use prefix::{Prefix, replay};
 pub use problem::{Path, Problem, SubtreeCount, Tree, count_by_moves};
+pub use ramp::{RampUp, ramp_up};
 pub(crate) use search::{Context, Searcher, Task, expand};
 pub use search::{Counters, deeper, optimum, sequential};

@@ -29,6 +29,7 @@ mod colour;
 pub mod dimacs;
 pub mod families;
 pub mod graph;
+pub mod local;
 mod search;
 
 pub use graph::Graph;
@@ -56,6 +57,22 @@ impl Clique {
     /// Vertices of the graph.
     pub fn vertices(&self) -> usize {
         self.graph.len()
+    }
+
+    /// Writes `clique` (vertices in the search's numbering) as the file
+    /// numbers them, from 1, in increasing order.
+    fn render_clique(&self, clique: &[u32], out: &mut String) {
+        let mut vertices: Vec<usize> = clique
+            .iter()
+            .map(|&v| self.original[v as usize] + 1)
+            .collect();
+        vertices.sort_unstable();
+        for (k, v) in vertices.iter().enumerate() {
+            if k > 0 {
+                out.push(' ');
+            }
+            out.push_str(&v.to_string());
+        }
     }
 }
 

@@ -8,8 +8,8 @@
 //! (`order[..i]`): the candidates after it were tried by its earlier
 //! siblings, so every clique lies under exactly one path.
 
-use super::Clique;
 use super::colour::{colour_classes, colour_classes_fixed};
+use super::{Clique, local};
 use crate::engine::{Mode, Problem};
 
 /// A subtree as a task carries it: a clique and its candidates, in the
@@ -243,17 +243,17 @@ impl Problem for Clique {
     }
 
     fn render(&self, s: &State, out: &mut String) {
-        let mut vertices: Vec<usize> = s
-            .clique
-            .iter()
-            .map(|&v| self.original[v as usize] + 1)
-            .collect();
-        vertices.sort_unstable();
-        for (k, v) in vertices.iter().enumerate() {
-            if k > 0 {
-                out.push(' ');
-            }
-            out.push_str(&v.to_string());
-        }
+        self.render_clique(&s.clique, out);
+    }
+
+    /// Pullan and Hoos's dynamic local search (`local.rs`): odd seeds
+    /// restart each climb from a random vertex, even ones keep penalties
+    /// (a delay of 2), as the two suit different graphs.
+    fn heuristic(&self, effort: u64, seed: u64) -> Option<(u64, String)> {
+        let delay = if seed % 2 == 1 { 1 } else { 2 };
+        let found = local::search(&self.graph, effort, seed, delay, usize::MAX)?;
+        let mut text = String::new();
+        self.render_clique(&found.clique, &mut text);
+        Some((found.clique.len() as u64, text))
     }
 }
