@@ -403,3 +403,39 @@ fn the_shipped_dimacs_graphs_have_their_clique_numbers_in_ascii_and_binary() {
         assert_eq!(read_back.graph, ascii.graph, "{file}: binary and ASCII");
     }
 }
+
+#[test]
+fn recolouring_keeps_the_optimum_in_every_configuration() {
+    for (k, (n, p)) in [(60, 0.7), (90, 0.8), (70, 0.9)].into_iter().enumerate() {
+        let text = random_graph(n, p, 500 + k as u64);
+        let g = read(&text);
+        let omega = clique_number(&g);
+        let graph = hysolve::problems::clique::dimacs::parse("graph.col", &text)
+            .unwrap()
+            .graph;
+        for top in [1, 3] {
+            let problem = Arc::new(
+                hysolve::problems::clique::Clique::new(&graph, "graph.col").recolouring(top),
+            );
+            for (ranks, threads) in [(1, 1), (1, 2), (2, 1), (3, 2)] {
+                // Without the ramp-up, so that the search finds the clique.
+                let config = RunConfig::new(Mode::Optimise)
+                    .threads(threads)
+                    .prefixes_per_worker(4)
+                    .ramp_up(0);
+                let outcome =
+                    run_threaded(problem.clone(), &config, ranks, &mut Vec::new()).unwrap();
+                assert_eq!(
+                    outcome.objective,
+                    Some(omega as u64),
+                    "G({n}, {p}) top {top} in {ranks}x{threads}"
+                );
+                let clique: Vec<usize> = outcome.found[0]
+                    .split(' ')
+                    .map(|v| v.parse().unwrap())
+                    .collect();
+                assert!(g.is_clique(&clique) && clique.len() == omega);
+            }
+        }
+    }
+}

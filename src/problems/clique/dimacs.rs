@@ -3,7 +3,7 @@
 //! edges), then one `e U V` line per edge. Errors name the file, line and
 //! column; an edge count that disagrees with the edges listed is a
 //! warning, as many published files count each edge twice. A file in the
-//! challenge's binary format (`.clq.b`, see [`binary`](super::binary)) is
+//! challenge's binary format (`.clq.b`, see the `binary` module) is
 //! told by its content and read by that module.
 
 use super::binary;

@@ -30,6 +30,7 @@ pub mod dimacs;
 pub mod families;
 pub mod graph;
 pub mod local;
+mod recolour;
 mod search;
 
 pub use graph::Graph;
@@ -41,6 +42,9 @@ pub struct Clique {
     graph: Graph,
     original: Vec<usize>,
     name: String,
+    /// Optimisation: the highest colour classes re-coloured at each node
+    /// (`recolour.rs`; 0, the default: none).
+    recolour: u32,
 }
 
 impl Clique {
@@ -51,7 +55,17 @@ impl Clique {
             graph: graph.renumbered(&original),
             original,
             name: name.into(),
+            recolour: 0,
         }
+    }
+
+    /// The same instance, re-colouring the `top` highest colour classes of
+    /// each node in optimise mode (`recolour.rs`; 0: none). Fewer nodes,
+    /// more time on every shared graph measured (`README.md`), so off
+    /// unless asked for.
+    pub fn recolouring(mut self, top: u32) -> Clique {
+        self.recolour = top;
+        self
     }
 
     /// Vertices of the graph.

@@ -9,6 +9,7 @@
 //! siblings, so every clique lies under exactly one path.
 
 use super::colour::{colour_classes, colour_classes_fixed};
+use super::recolour::recolour;
 use super::{Clique, local};
 use crate::engine::{Mode, Problem};
 
@@ -36,6 +37,10 @@ pub struct State {
     /// Scratch sets of the colouring.
     left: Vec<u64>,
     class: Vec<u64>,
+    /// Optimisation: how many of the highest colour classes are
+    /// re-coloured (0: none), and the re-colouring's scratch classes.
+    recolour: u32,
+    classes: Vec<u64>,
 }
 
 impl State {
@@ -123,6 +128,12 @@ impl Problem for Clique {
             lens: Vec::new(),
             left: vec![0; words],
             class: vec![0; words],
+            recolour: if mode == Mode::Optimise {
+                self.recolour
+            } else {
+                0
+            },
+            classes: Vec::new(),
         };
         s.reserve(0, self.graph.len(), words);
         s
@@ -178,6 +189,16 @@ impl Problem for Clique {
             16 => colour_classes_fixed::<16>(set, row, order, colours),
             _ => colour_classes(set, row, &mut s.left, &mut s.class, order, colours),
         } as u32;
+        if s.recolour > 0 {
+            recolour(
+                graph,
+                s.recolour,
+                order,
+                colours,
+                len as usize,
+                &mut s.classes,
+            );
+        }
         s.lens[d] = len;
         len
     }
