@@ -176,8 +176,17 @@ target/bench-c/%: tools/c/%.c
 # cliquer does not finish in 10 minutes, and G(210, 0.9) (18 s on one
 # thread), alone in 1x1, 1x2 and 2x1 (the speedup and the nodes of each
 # split against one thread). The graphs are made by the generator, into
-# target/bench-graphs. About 5 minutes.
+# target/bench-graphs. Then the DIMACS challenge graphs (below): ours
+# beside cliquer where it finishes, every one in 1x1 and 1x2, and our
+# nodes beside MCSa1's published colourings. About 15 minutes.
 GRAPHS := target/bench-graphs
+# The DIMACS challenge graphs of ../shared/data/clique (README there): all
+# of them in 1x1 and 1x2, and those cliquer finishes in seconds beside it.
+SHARED_CLIQUE := ../shared/data/clique
+DIMACS := $(GRAPHS)/dimacs
+DIMACS_ALL := $(shell printf '$(DIMACS)/%s.clq,' brock400_4 gen400_p0.9_75 p_hat1500-1 p_hat300-3 MANN_a27 \
+  gen200_p0.9_44 p_hat700-1 gen200_p0.9_55 p_hat300-2 brock200_4 hamming8-4 C125.9 keller4 p_hat300-1 brock200_2 | sed 's/,$$//')
+DIMACS_PEER := $(shell printf '$(DIMACS)/%s.clq,' brock200_2 p_hat300-1 keller4 hamming8-4 p_hat700-1 C125.9 | sed 's/,$$//')
 # The peers `make bench` runs beside us and `make test` does not need.
 bench-deps:
 	@BENCH_PEERS=1 DPKG_QUERY="$(DPKG_QUERY)" LIBCLANG_DIRS="$(LIBCLANG_DIRS)" CARGO="$(CARGO)" $(SHELL) .ci/deps.sh
@@ -192,6 +201,16 @@ bench-clique: build
 	  --values $(GRAPHS)/g200-0.75-1.col,$(GRAPHS)/g200-0.75-2.col,$(GRAPHS)/g200-0.75-3.col
 	$(BENCH) --reps 3 --configs 1x1,1x2,2x1 --out bench-results/clique.csv --problem "clique {}" \
 	  --values $(GRAPHS)/g200-0.9-1.col,$(GRAPHS)/g210-0.9-1.col
+	@mkdir -p $(GRAPHS)/dimacs
+	for f in $(SHARED_CLIQUE)/*.clq.gz; do gunzip -c $$f > $(GRAPHS)/dimacs/$$(basename $$f .gz); done
+	$(BENCH) --reps 3 --configs 1x1 --out bench-results/clique-dimacs-peer.csv \
+	  --bin target/release/hysolve,tools/peers/cliquer-json --problem "clique {}" \
+	  --values $(DIMACS_PEER)
+	$(BENCH) --reps 3 --configs 1x1,1x2 --out bench-results/clique-dimacs.csv --problem "clique {}" \
+	  --values $(DIMACS_ALL)
+	@echo "Our nodes (1x1, the last run of bench-results/clique-dimacs.csv) beside MCSa1's colourings"
+	@echo "(published, not measured here: bench-results/clique-mcsa1-published.csv names the source and machine):"
+	@awk -f tools/clique-mcsa1.awk bench-results/clique-mcsa1-published.csv bench-results/clique-dimacs.csv
 
 bench: build bench-deps bench-ranks bench-clique target/bench-c/queens target/bench-c/dlx target/bench-c/pack target/bench-c/pack3 target/bench-c/langford
 	$(CARGO) build --release -p hysolve --example custom_problem

@@ -106,6 +106,13 @@ pub const MAX_INPUT_BYTES: u64 = 1 << 30;
 /// Reads a whole text file, refusing one larger than `limit` bytes before
 /// reading it, and one that is not UTF-8 (naming the line of the first bad byte).
 pub fn read_text(path: &Path, limit: u64) -> Result<String, InputError> {
+    let bytes = read_bytes(path, limit)?;
+    text_from_bytes(&path.display().to_string(), bytes)
+}
+
+/// Reads a whole file as bytes, refusing one larger than `limit` bytes
+/// before reading it (for formats that are not all text).
+pub fn read_bytes(path: &Path, limit: u64) -> Result<Vec<u8>, InputError> {
     let name = path.display().to_string();
     let file = std::fs::File::open(path).map_err(|e| InputError::file(&name, io_reason(&e)))?;
     let meta = file
@@ -134,7 +141,7 @@ pub fn read_text(path: &Path, limit: u64) -> Result<String, InputError> {
             format!("more than the {limit} bytes accepted"),
         ));
     }
-    text_from_bytes(&name, bytes)
+    Ok(bytes)
 }
 
 /// A UTF-8 byte-order mark, which Windows editors put at the start of a file.
@@ -143,7 +150,7 @@ const BOM: &[u8] = b"\xEF\xBB\xBF";
 /// The text of a file's bytes: one leading byte-order mark skipped, and
 /// bytes that are not UTF-8 refused, naming the line and column of the
 /// first bad one (counted after the mark).
-fn text_from_bytes(name: &str, mut bytes: Vec<u8>) -> Result<String, InputError> {
+pub fn text_from_bytes(name: &str, mut bytes: Vec<u8>) -> Result<String, InputError> {
     if bytes.starts_with(BOM) {
         bytes.drain(..BOM.len());
     }

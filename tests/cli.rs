@@ -887,6 +887,23 @@ fn clique_json_out_and_at_least() {
     let history = v["improvements"].as_array().unwrap();
     assert_eq!(history.last().unwrap()["value"], 11);
     assert!(history.iter().all(|i| i["s"].as_f64().unwrap() >= 0.0));
+    // The ramp-up's local search meets the 11-clique before the search
+    // starts; without it every improvement is the search's.
+    assert_eq!(history[0]["heuristic"], true, "{history:?}");
+    let w = json_of(&hysolve(&[
+        "clique",
+        graph,
+        "--ramp-up",
+        "0",
+        "--json",
+        "--quiet",
+    ]));
+    assert_eq!(w["objective"], 11);
+    let history = w["improvements"].as_array().unwrap();
+    assert!(
+        history.iter().all(|i| i["heuristic"] == false),
+        "{history:?}"
+    );
     let line = std::fs::read_to_string(&out_file).unwrap();
     assert_eq!(line.trim_end(), v["solution"].as_str().unwrap());
     assert_eq!(line.split_whitespace().count(), 11);

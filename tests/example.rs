@@ -272,3 +272,52 @@ fn knapsack_on_ranks() {
         check_knapsack(&out, 70, 5, Some(knapsack_optimum(&items, capacity)));
     }
 }
+
+#[test]
+fn knapsack_starts_from_the_greedy_packing_and_proves_the_optimum_with_or_without_it() {
+    for (n, seed) in [(40, 1), (60, 3)] {
+        let (items, capacity) = knapsack_instance(n, seed);
+        let optimum = knapsack_optimum(&items, capacity);
+        // The greedy by ratio, computed here: every item, best ratio
+        // first (ties in the order made), that still fits.
+        let mut order: Vec<usize> = (0..n).collect();
+        order.sort_by(|&i, &j| (items[j].0 * items[i].1).cmp(&(items[i].0 * items[j].1)));
+        let (mut value, mut room) = (0, capacity);
+        for i in order {
+            if items[i].1 <= room {
+                room -= items[i].1;
+                value += items[i].0;
+            }
+        }
+        for ramp_up in ["20000000", "0"] {
+            let mut cmd = Command::new(knapsack());
+            cmd.args([
+                &n.to_string(),
+                "--seed",
+                &seed.to_string(),
+                "--threads",
+                "2",
+                "--ramp-up",
+                ramp_up,
+                "--json",
+            ]);
+            let out = run_with_timeout(cmd, Duration::from_secs(60));
+            check_knapsack(&out, n, seed, Some(optimum));
+            let stdout = String::from_utf8_lossy(&out.stdout);
+            let v: serde_json::Value =
+                serde_json::from_str(stdout.lines().last().unwrap()).unwrap();
+            let improvements = v["improvements"].as_array().unwrap();
+            let heuristic: Vec<u64> = improvements
+                .iter()
+                .filter(|i| i["heuristic"] == true)
+                .map(|i| i["value"].as_u64().unwrap())
+                .collect();
+            if ramp_up == "0" {
+                assert!(heuristic.is_empty(), "{improvements:?}");
+            } else {
+                assert_eq!(heuristic, [value], "the greedy's packing comes first");
+                assert_eq!(improvements[0]["heuristic"], true);
+            }
+        }
+    }
+}

@@ -12,6 +12,11 @@ use std::time::{Duration, Instant};
 /// said: enough for the first round of work to spread evenly.
 pub const DEFAULT_PREFIXES_PER_WORKER: usize = 16;
 
+/// The ramp-up's effort when nothing else is said: about 20 ms of a
+/// heuristic on each of rank 0's threads (the clique's local search meets
+/// gen400_p0.9_75's optimum in about a twentieth of it).
+pub const DEFAULT_RAMP_UP: u64 = 20_000_000;
+
 /// How a run is set up; the same on every rank. Start from
 /// [`RunConfig::new`] (or [`Default`], count mode) and change what you need:
 ///
@@ -57,6 +62,12 @@ pub struct RunConfig {
     /// this (the decision variant of the optimisation); `None`: prove the
     /// optimum.
     pub at_least: Option<u64>,
+    /// Optimise mode: the effort of the ramp-up, the problem's heuristic
+    /// raced on rank 0's threads before the exact search
+    /// ([`Problem::heuristic`](crate::engine::Problem::heuristic), in its
+    /// units of about a nanosecond); 0: none [default:
+    /// [`DEFAULT_RAMP_UP`]].
+    pub ramp_up: u64,
     /// Checkpoints (count, all and optimise modes): where, how often, of what run,
     /// and the checkpoint this run resumes.
     pub checkpoint: Option<Arc<CheckpointPlan>>,
@@ -134,6 +145,7 @@ impl std::fmt::Debug for RunConfig {
             .field("hunger", &self.hunger)
             .field("limit", &self.limit)
             .field("at_least", &self.at_least)
+            .field("ramp_up", &self.ramp_up)
             .field("checkpoint", &self.checkpoint)
             .field("observer", &self.observer.is_some())
             .finish_non_exhaustive()
@@ -153,6 +165,7 @@ impl RunConfig {
             started: Instant::now(),
             limit: None,
             at_least: None,
+            ramp_up: DEFAULT_RAMP_UP,
             checkpoint: None,
             interrupt: None,
             observer: None,
@@ -238,6 +251,12 @@ impl RunConfig {
     /// least `target`.
     pub fn at_least(mut self, target: u64) -> Self {
         self.at_least = Some(target);
+        self
+    }
+
+    /// Optimise mode: the ramp-up's effort (0: none).
+    pub fn ramp_up(mut self, effort: u64) -> Self {
+        self.ramp_up = effort;
         self
     }
 

@@ -24,7 +24,7 @@ use super::master::{Master, Outbox};
 use super::observer::{OBSERVE_EVERY, Progress};
 use super::outcome::{Improvement, Outcome, RunError};
 use super::protocol::{Message, RankReport};
-use crate::engine::{Count, Mode, Piece, Prefix, Problem, Tally, UnitReport, expand};
+use crate::engine::{Count, Mode, Piece, Prefix, Problem, Tally, UnitReport, expand, ramp_up};
 use std::sync::atomic::Ordering;
 use std::time::Instant;
 
@@ -127,9 +127,11 @@ impl<'a> Head<'a> {
                     s: 0.0,
                     value: *value,
                     rank: 0,
+                    heuristic: false,
                 });
             }
             head.best = resumed;
+            head.ramp_up(problem, &mut first);
             if let Some((value, text)) = expanded_best {
                 head.improve(None, value, text, &mut first);
             }
@@ -338,8 +340,24 @@ impl<'a> Head<'a> {
                 s: self.config.started.elapsed().as_secs_f64(),
                 value,
                 rank: from.map_or(0, |c| self.child_rank(c)),
+                heuristic: false,
             });
             self.best = Some((value, text));
+        }
+    }
+
+    /// Optimisation: the problem's heuristic on this rank's threads; its
+    /// best solution is an improvement like any, marked as the
+    /// heuristic's.
+    fn ramp_up<P: Problem>(&mut self, problem: &P, out: &mut Outbox) {
+        let Some(found) = ramp_up(problem, self.config.ramp_up, self.config.threads) else {
+            return;
+        };
+        tracing::debug!("ramp-up: {} (seed {})", found.value, found.seed);
+        let before = self.history.len();
+        self.improve(None, found.value, found.text, out);
+        if let Some(improvement) = self.history.get_mut(before) {
+            improvement.heuristic = true;
         }
     }
 

@@ -50,9 +50,13 @@ pub struct Improvement {
     pub s: f64,
     /// The objective.
     pub value: u64,
-    /// The rank whose worker found it (0 for the master's expansion or a
-    /// checkpoint's incumbent).
+    /// The rank whose worker found it (0 for the master's expansion, the
+    /// ramp-up or a checkpoint's incumbent).
     pub rank: usize,
+    /// Whether the problem's heuristic found it (the ramp-up,
+    /// [`Problem::heuristic`](crate::engine::Problem::heuristic)) rather
+    /// than the exact search.
+    pub heuristic: bool,
 }
 
 /// Errors that end a run.

@@ -15,6 +15,8 @@
 //! - `pool`: a rank's worker threads with work stealing and donation;
 //! - [`prefix`]: portable names for subtrees, and their replay;
 //! - [`piece`]: work as it crosses ranks (a prefix, or an encoded node);
+//! - `ramp`: the ramp-up of a branch and bound, the problem's heuristic
+//!   raced before the exact search ([`ramp_up`]);
 //! - [`simd`]: the widest vector instructions the kernels may use
 //!   (`HYSOLVE_SIMD`).
 
@@ -28,6 +30,7 @@ pub mod piece;
 pub(crate) mod pool;
 pub mod prefix;
 pub mod problem;
+mod ramp;
 mod sequential;
 pub mod simd;
 mod task;
@@ -43,6 +46,7 @@ pub use pool::stats::{Tally, WorkerStats};
 pub(crate) use pool::{PoolEvent, RankPool, SOLUTION_BATCH, UnitReport, policy};
 pub use prefix::{Prefix, replay};
 pub use problem::{Path, Problem, SubtreeCount, Tree, count_by_moves};
+pub use ramp::{RampUp, ramp_up};
 pub use sequential::{optimum, sequential};
 pub(crate) use task::Task;
 pub(crate) use walk::Searcher;

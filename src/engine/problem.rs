@@ -154,6 +154,21 @@ pub trait Problem: Send + Sync + 'static {
     /// then the first move that cannot beat the best known ends the
     /// node's listing, as in colouring branch and bound for cliques.
     const BOUNDS_FALL: bool = false;
+
+    /// Optimisation: a good solution found without the tree (a local
+    /// search, a greedy construction), with its objective and its text as
+    /// [`Problem::render`] would write it; `None` when it found none. The
+    /// engine's *ramp-up* runs it before the exact search, on rank 0, on
+    /// as many threads as a rank has (seeds 1, 2, ...), and its best
+    /// solution becomes the first incumbent (`RunConfig::ramp_up`): the
+    /// search then proves it optimal or beats it. `effort` bounds its
+    /// work in the problem's own units (about a nanosecond each, so that
+    /// one effort suits every problem); the same effort and seed must
+    /// give the same solution. The default finds none.
+    fn heuristic(&self, effort: u64, seed: u64) -> Option<(u64, String)> {
+        let _ = (effort, seed);
+        None
+    }
 }
 
 /// Counts the subtree under the node `state` stands on (the node

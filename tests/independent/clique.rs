@@ -315,3 +315,127 @@ fn random_dense_graphs_agree_with_cliquer_and_the_out_file_is_a_clique() {
         );
     }
 }
+
+/// `g` (read from its ASCII text here) in the challenge's binary format,
+/// written bit by bit as the format defines it: the preamble's length, the
+/// preamble (the text's `c` and `p` lines), then row `i` of the lower
+/// triangle in `i / 8 + 1` bytes, vertex `j`'s bit `0x80 >> j % 8` of byte
+/// `j / 8`.
+fn binary_of(text: &str, g: &Edges) -> Vec<u8> {
+    let preamble: String = text
+        .lines()
+        .filter(|l| l.starts_with('c') || l.starts_with('p'))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    let mut out = format!("{}\n{preamble}", preamble.len()).into_bytes();
+    for i in 1..=g.n {
+        let mut row = vec![0u8; (i - 1) / 8 + 1];
+        for j in 1..i {
+            if g.adjacent(i, j) {
+                row[(j - 1) / 8] |= 0x80 >> ((j - 1) % 8);
+            }
+        }
+        out.extend(row);
+    }
+    out
+}
+
+#[test]
+fn the_shipped_dimacs_graphs_have_their_clique_numbers_in_ascii_and_binary() {
+    // tests/data/clique/README.md: published clique numbers. The
+    // independent search confirms those it finishes in a moment.
+    let dir = tempfile::tempdir().unwrap();
+    for (file, omega, here) in [
+        ("brock200_2.clq", 12, true),
+        ("p_hat300-1.clq", 8, true),
+        ("C125.9.clq", 34, false),
+        ("gen200_p0.9_55.clq", 55, false),
+    ] {
+        let path = format!("tests/data/clique/{file}");
+        let text = std::fs::read_to_string(&path).unwrap();
+        let g = read(&text);
+        if here {
+            assert_eq!(
+                clique_number(&g),
+                omega,
+                "{file}, by the independent search"
+            );
+        }
+        for (ranks, threads) in [(1, 1), (1, 2), (2, 1), (3, 2)] {
+            let (found, clique, _) = hysolve_optimum(&text, ranks, threads);
+            assert_eq!(found, omega as u64, "{file} in {ranks}x{threads}");
+            assert_eq!(clique.len(), omega);
+            assert!(g.is_clique(&clique), "{file}: {clique:?} is not a clique");
+        }
+        // The same graph in the binary format, through the front door:
+        // the same answer, and the --out clique is a clique of the text.
+        let binary = dir.path().join(format!("{file}.b"));
+        std::fs::write(&binary, binary_of(&text, &g)).unwrap();
+        let out = dir.path().join(format!("{file}.clique"));
+        let v = common::json_of(&common::hysolve(&[
+            "clique",
+            binary.to_str().unwrap(),
+            "--threads",
+            "2",
+            "--out",
+            out.to_str().unwrap(),
+            "--json",
+            "--quiet",
+        ]));
+        assert_eq!(v["objective"], omega, "{file} in the binary format");
+        if file == "gen200_p0.9_55.clq" {
+            // The ramp-up's local search meets the optimum and the exact
+            // search cannot beat it: the clique written is the heuristic's.
+            let improvements = v["improvements"].as_array().unwrap();
+            assert_eq!(improvements.len(), 1, "{improvements:?}");
+            assert_eq!(improvements[0]["heuristic"], true);
+            assert_eq!(improvements[0]["value"], omega);
+        }
+        let clique: Vec<usize> = std::fs::read_to_string(&out)
+            .unwrap()
+            .split_whitespace()
+            .map(|v| v.parse().unwrap())
+            .collect();
+        assert_eq!(clique.len(), omega);
+        assert!(g.is_clique(&clique), "{file}.b: {clique:?} is not a clique");
+        let read_back = hysolve::problems::clique::dimacs::read(&binary).unwrap();
+        let ascii = hysolve::problems::clique::dimacs::parse(file, &text).unwrap();
+        assert_eq!(read_back.graph, ascii.graph, "{file}: binary and ASCII");
+    }
+}
+
+#[test]
+fn recolouring_keeps_the_optimum_in_every_configuration() {
+    for (k, (n, p)) in [(60, 0.7), (90, 0.8), (70, 0.9)].into_iter().enumerate() {
+        let text = random_graph(n, p, 500 + k as u64);
+        let g = read(&text);
+        let omega = clique_number(&g);
+        let graph = hysolve::problems::clique::dimacs::parse("graph.col", &text)
+            .unwrap()
+            .graph;
+        for top in [1, 3] {
+            let problem = Arc::new(
+                hysolve::problems::clique::Clique::new(&graph, "graph.col").recolouring(top),
+            );
+            for (ranks, threads) in [(1, 1), (1, 2), (2, 1), (3, 2)] {
+                // Without the ramp-up, so that the search finds the clique.
+                let config = RunConfig::new(Mode::Optimise)
+                    .threads(threads)
+                    .prefixes_per_worker(4)
+                    .ramp_up(0);
+                let outcome =
+                    run_threaded(problem.clone(), &config, ranks, &mut Vec::new()).unwrap();
+                assert_eq!(
+                    outcome.objective,
+                    Some(omega as u64),
+                    "G({n}, {p}) top {top} in {ranks}x{threads}"
+                );
+                let clique: Vec<usize> = outcome.found[0]
+                    .split(' ')
+                    .map(|v| v.parse().unwrap())
+                    .collect();
+                assert!(g.is_clique(&clique) && clique.len() == omega);
+            }
+        }
+    }
+}

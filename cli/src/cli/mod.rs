@@ -61,6 +61,11 @@ pub struct SearchArgs {
     /// least K (the decision variant)
     #[arg(long, value_name = "K", value_parser = clap::value_parser!(u64).range(1..))]
     pub at_least: Option<u64>,
+    /// Optimise mode: the effort of the ramp-up, the puzzle's heuristic
+    /// raced on rank 0's threads before the exact search (units of about
+    /// a nanosecond); 0: none [default: 20000000]
+    #[arg(long, value_name = "EFFORT")]
+    pub ramp_up: Option<u64>,
     /// Record the run's progress in FILE (atomically) so that it can be
     /// resumed after its job dies (count, all and optimise modes)
     #[arg(long, value_name = "FILE")]
@@ -105,6 +110,7 @@ impl SearchArgs {
             out: self.out.or(before.out),
             limit: self.limit.or(before.limit),
             at_least: self.at_least.or(before.at_least),
+            ramp_up: self.ramp_up.or(before.ramp_up),
             checkpoint: self.checkpoint.or(before.checkpoint),
             checkpoint_every: self.checkpoint_every.or(before.checkpoint_every),
             resume: self.resume.or(before.resume),

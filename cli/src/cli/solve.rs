@@ -49,6 +49,9 @@ pub(super) fn solve(puzzle: &dyn Entry, args: &ArgMatches, g: &Global) -> Result
     config.group_size = g.search.group_size.map(|n| n as usize);
     config.limit = g.search.limit;
     config.at_least = g.search.at_least;
+    if let Some(effort) = g.search.ramp_up {
+        config.ramp_up = effort;
+    }
     let solutions = match (mode, &g.search.out) {
         (_, Some(path)) => Solutions::File(path.clone()),
         (Mode::All, None) => Solutions::Stdout,

@@ -2,10 +2,13 @@
 //! `c` comment lines, one `p edge V E` line (V vertices counted from 1, E
 //! edges), then one `e U V` line per edge. Errors name the file, line and
 //! column; an edge count that disagrees with the edges listed is a
-//! warning, as many published files count each edge twice.
+//! warning, as many published files count each edge twice. A file in the
+//! challenge's binary format (`.clq.b`, see the `binary` module) is
+//! told by its content and read by that module.
 
+use super::binary;
 use super::graph::{Graph, MAX_VERTICES};
-use crate::input::{InputError, MAX_INPUT_BYTES, read_text, words};
+use crate::input::{InputError, MAX_INPUT_BYTES, read_bytes, text_from_bytes, words};
 use std::path::Path;
 
 /// A graph read from a DIMACS file, with what the reader noticed.
@@ -19,20 +22,50 @@ pub struct Dimacs {
     pub warnings: Vec<String>,
 }
 
-/// Reads the DIMACS file at `path`.
+/// Reads the DIMACS file at `path`, ASCII or binary (told by its
+/// content: a binary file starts with a line holding only a number).
 pub fn read(path: &Path) -> Result<Dimacs, InputError> {
-    let text = read_text(path, MAX_INPUT_BYTES)?;
-    parse(&path.display().to_string(), &text)
+    let bytes = read_bytes(path, MAX_INPUT_BYTES)?;
+    let file = path.display().to_string();
+    if binary::is_binary(&bytes) {
+        return binary::parse(&file, &bytes);
+    }
+    parse(&file, &text_from_bytes(&file, bytes)?)
 }
 
 /// Parses DIMACS `text`; `file` names it in errors.
 pub fn parse(file: &str, text: &str) -> Result<Dimacs, InputError> {
+    let lines = parse_lines(file, text, 1, true)?;
+    Ok(finish(file, lines))
+}
+
+/// What the lines of a DIMACS text held: the graph of its `p` line with
+/// its edges, the edge count declared and the line declaring it, and the
+/// edge lines (how many, how many repeated an edge, the first that did).
+pub(super) struct Lines {
+    pub graph: Graph,
+    pub declared: usize,
+    pub p_line: usize,
+    pub edges: usize,
+    pub repeated: usize,
+    pub first_repeat: Option<usize>,
+}
+
+/// Parses the lines of `text`, the first of them line `first` of `file`;
+/// `e` lines are refused unless `edges` (a binary file's preamble holds
+/// only `c` and `p` lines).
+pub(super) fn parse_lines(
+    file: &str,
+    text: &str,
+    first: usize,
+    edges: bool,
+) -> Result<Lines, InputError> {
     let mut graph: Option<(Graph, usize, usize)> = None;
     let mut lines = 0;
     let mut repeated = 0;
     let mut first_repeat = None;
     for (i, line) in text.lines().enumerate() {
-        let no = i + 1;
+        let no = i + first;
         let mut w = words(line);
         let Some((col, kind)) = w.next() else {
             continue;
@@ -72,6 +105,14 @@ pub fn parse(file: &str, text: &str) -> Result<Dimacs, InputError> {
                     ));
                 }
                 graph = Some((Graph::new(n), e, no));
+            }
+            "e" if !edges => {
+                return Err(InputError::at(
+                    file,
+                    no,
+                    col,
+                    "an edge line in a binary file's preamble (the edges are its bit matrix)",
+                ));
             }
             "e" => {
                 let Some((g, _, _)) = &mut graph else {
@@ -146,6 +187,27 @@ pub fn parse(file: &str, text: &str) -> Result<Dimacs, InputError> {
             "no 'p edge V E' line: not a DIMACS graph",
         ));
     };
+    Ok(Lines {
+        graph,
+        declared,
+        p_line,
+        edges: lines,
+        repeated,
+        first_repeat,
+    })
+}
+
+/// The graph of `lines`, with warnings for an edge count that disagrees
+/// and for repeated edges (each also logged).
+pub(super) fn finish(file: &str, lines: Lines) -> Dimacs {
+    let Lines {
+        graph,
+        declared,
+        p_line,
+        edges: lines,
+        repeated,
+        first_repeat,
+    } = lines;
     let mut warnings = Vec::new();
     let distinct = graph.edges();
     if declared != lines && declared != distinct {
@@ -161,7 +223,7 @@ pub fn parse(file: &str, text: &str) -> Result<Dimacs, InputError> {
     for w in &warnings {
         tracing::warn!("{w}");
     }
-    Ok(Dimacs { graph, warnings })
+    Dimacs { graph, warnings }
 }
 
 /// The next word of a `p` line as a count.

@@ -24,10 +24,13 @@
 //! assert!(graph.is_clique(&vertices));
 //! ```
 
+pub mod binary;
 mod colour;
 pub mod dimacs;
 pub mod families;
 pub mod graph;
+pub mod local;
+mod recolour;
 mod search;
 
 pub use graph::Graph;
@@ -39,6 +42,9 @@ pub struct Clique {
     graph: Graph,
     original: Vec<usize>,
     name: String,
+    /// Optimisation: the highest colour classes re-coloured at each node
+    /// (`recolour.rs`; 0, the default: none).
+    recolour: u32,
 }
 
 impl Clique {
@@ -49,12 +55,38 @@ impl Clique {
             graph: graph.renumbered(&original),
             original,
             name: name.into(),
+            recolour: 0,
         }
+    }
+
+    /// The same instance, re-colouring the `top` highest colour classes of
+    /// each node in optimise mode (`recolour.rs`; 0: none). Fewer nodes,
+    /// more time on every shared graph measured (`README.md`), so off
+    /// unless asked for.
+    pub fn recolouring(mut self, top: u32) -> Clique {
+        self.recolour = top;
+        self
     }
 
     /// Vertices of the graph.
     pub fn vertices(&self) -> usize {
         self.graph.len()
+    }
+
+    /// Writes `clique` (vertices in the search's numbering) as the file
+    /// numbers them, from 1, in increasing order.
+    fn render_clique(&self, clique: &[u32], out: &mut String) {
+        let mut vertices: Vec<usize> = clique
+            .iter()
+            .map(|&v| self.original[v as usize] + 1)
+            .collect();
+        vertices.sort_unstable();
+        for (k, v) in vertices.iter().enumerate() {
+            if k > 0 {
+                out.push(' ');
+            }
+            out.push_str(&v.to_string());
+        }
     }
 }
 

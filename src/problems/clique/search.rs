@@ -8,8 +8,9 @@
 //! (`order[..i]`): the candidates after it were tried by its earlier
 //! siblings, so every clique lies under exactly one path.
 
-use super::Clique;
 use super::colour::{colour_classes, colour_classes_fixed};
+use super::recolour::recolour;
+use super::{Clique, local};
 use crate::engine::{Mode, Problem};
 
 /// A subtree as a task carries it: a clique and its candidates, in the
@@ -36,6 +37,10 @@ pub struct State {
     /// Scratch sets of the colouring.
     left: Vec<u64>,
     class: Vec<u64>,
+    /// Optimisation: how many of the highest colour classes are
+    /// re-coloured (0: none), and the re-colouring's scratch classes.
+    recolour: u32,
+    classes: Vec<u64>,
 }
 
 impl State {
@@ -123,6 +128,12 @@ impl Problem for Clique {
             lens: Vec::new(),
             left: vec![0; words],
             class: vec![0; words],
+            recolour: if mode == Mode::Optimise {
+                self.recolour
+            } else {
+                0
+            },
+            classes: Vec::new(),
         };
         s.reserve(0, self.graph.len(), words);
         s
@@ -178,6 +189,16 @@ impl Problem for Clique {
             16 => colour_classes_fixed::<16>(set, row, order, colours),
             _ => colour_classes(set, row, &mut s.left, &mut s.class, order, colours),
         } as u32;
+        if s.recolour > 0 {
+            recolour(
+                graph,
+                s.recolour,
+                order,
+                colours,
+                len as usize,
+                &mut s.classes,
+            );
+        }
         s.lens[d] = len;
         len
     }
@@ -243,17 +264,17 @@ impl Problem for Clique {
     }
 
     fn render(&self, s: &State, out: &mut String) {
-        let mut vertices: Vec<usize> = s
-            .clique
-            .iter()
-            .map(|&v| self.original[v as usize] + 1)
-            .collect();
-        vertices.sort_unstable();
-        for (k, v) in vertices.iter().enumerate() {
-            if k > 0 {
-                out.push(' ');
-            }
-            out.push_str(&v.to_string());
-        }
+        self.render_clique(&s.clique, out);
+    }
+
+    /// Pullan and Hoos's dynamic local search (`local.rs`): odd seeds
+    /// restart each climb from a random vertex, even ones keep penalties
+    /// (a delay of 2), as the two suit different graphs.
+    fn heuristic(&self, effort: u64, seed: u64) -> Option<(u64, String)> {
+        let delay = if seed % 2 == 1 { 1 } else { 2 };
+        let found = local::search(&self.graph, effort, seed, delay, usize::MAX)?;
+        let mut text = String::new();
+        self.render_clique(&found.clique, &mut text);
+        Some((found.clique.len() as u64, text))
     }
 }
