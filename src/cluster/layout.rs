@@ -6,10 +6,13 @@
 //! from the run's size and configuration: nothing about it travels.
 
 /// Ranks at or below which one master serves every rank (one group) when
-/// the configuration does not say. Simulated on the cluster interconnect
-/// (`bench-results/README.md`, "Group masters"): up to 64 ranks a single
-/// master is at most half busy on every workload measured, and a second
-/// level only adds a hop.
+/// the configuration does not say. Measured (`bench-results/README.md`,
+/// "Group masters"): on 16 real ranks groups cost 10 to 18 % of the time,
+/// and simulated on 64 ranks of 16 threads in groups of 8 they cost UTS
+/// T3XXL 0.651 -> 0.464 efficiency and 5x5 magic 0.814 -> 0.567, each
+/// step across groups taking more hops while one master was far from
+/// busy; on 1,024 ranks of 16 threads in groups of 32 they lifted T1XXL
+/// from 0.239 (one master saturated) to 0.661.
 pub const ONE_GROUP_UP_TO: usize = 64;
 
 /// The groups of a run.
@@ -56,8 +59,9 @@ impl Layout {
     /// The group size chosen when none is given: one group up to
     /// [`ONE_GROUP_UP_TO`] ranks; beyond, about the square root of the
     /// ranks (at least 8), so that the root and every group master serve
-    /// about as many children each (see `bench-results/README.md`, "Group
-    /// masters", for the sizes measured).
+    /// about as many children each. Reasoned, not yet tuned: one size was
+    /// simulated at 1,024 ranks (32, `bench-results/README.md`, "Group
+    /// masters").
     pub(crate) fn default_group_size(ranks: usize) -> usize {
         if ranks <= ONE_GROUP_UP_TO {
             0
