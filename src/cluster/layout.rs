@@ -59,9 +59,9 @@ impl Layout {
     /// The group size chosen when none is given: one group up to
     /// [`ONE_GROUP_UP_TO`] ranks; beyond, about the square root of the
     /// ranks (at least 8), so that the root and every group master serve
-    /// about as many children each. Reasoned, not yet tuned: one size was
-    /// simulated at 1,024 ranks (32, `bench-results/README.md`, "Group
-    /// masters").
+    /// about as many children each. Simulated at 1,024 ranks of 16 threads
+    /// (UTS T1XL, `bench-results/README.md`, "Group masters"): G = 8, 16,
+    /// 32, 64, 128 gave 0.436, 0.537, 0.554, 0.409, 0.238 (one group 0.121).
     pub(crate) fn default_group_size(ranks: usize) -> usize {
         if ranks <= ONE_GROUP_UP_TO {
             0
