@@ -29,7 +29,7 @@ use std::time::Instant;
 #[derive(Debug, Default)]
 struct GroupUnit {
     pieces: u64,
-    from_outside: u64,
+    on_outside: u64,
     count: Count,
 }
 
@@ -55,7 +55,7 @@ impl GroupUnits {
         for u in units {
             let g = self.unit(u);
             g.pieces += 1;
-            g.from_outside += 1;
+            g.on_outside += 1;
         }
     }
 
@@ -84,7 +84,7 @@ impl GroupUnits {
         let g = self.open.remove(&unit).expect("just seen");
         Ok(Some(UnitReport {
             unit,
-            received: g.from_outside,
+            received: g.on_outside,
             count: g.count,
         }))
     }
@@ -221,7 +221,7 @@ impl GroupHost {
     }
 
     /// A message from the root (`Down`).
-    pub(crate) fn from_root(
+    pub(crate) fn on_root(
         &mut self,
         msg: Message,
         now: Instant,
@@ -276,7 +276,7 @@ impl GroupHost {
     /// A master-side message from rank `from`: a rank of the group, or
     /// (a `Donated` only) a rank of another group that donated to one of
     /// this group's. Handled in the order of [`CausalOrder`].
-    pub(crate) fn from_rank(
+    pub(crate) fn on_rank(
         &mut self,
         from: usize,
         msg: Message,
@@ -284,7 +284,7 @@ impl GroupHost {
         out: &mut Sends,
     ) -> Result<(), GroupError> {
         let Some(local) = self.local(from) else {
-            return self.from_outside(from, msg, now, out);
+            return self.on_outside(from, msg, now, out);
         };
         let Some(msg) = self.order.admit(local, msg) else {
             self.master.stats.held_back += 1;
@@ -303,7 +303,7 @@ impl GroupHost {
 
     /// A `Donated` from a rank of another group: one of this group's
     /// ranks received a donation (the root asked that group for it).
-    fn from_outside(
+    fn on_outside(
         &mut self,
         from: usize,
         msg: Message,

@@ -332,13 +332,13 @@ impl<'a, P: Problem, T: Transport> Manager<'a, P, T> {
                 };
                 let what = msg.kind();
                 group
-                    .from_root(*msg, now, &mut sends)
+                    .on_root(*msg, now, &mut sends)
                     .map_err(|_| RunError::Protocol { rank: from, what })?;
             }
             msg if self.group.is_some() && !matches!(msg, Message::Up { .. }) => {
                 let group = self.group.as_mut().expect("just seen");
                 group
-                    .from_rank(from, msg, now, &mut sends)
+                    .on_rank(from, msg, now, &mut sends)
                     .map_err(group_error)?;
             }
             // Master side.

@@ -464,7 +464,7 @@ impl<'p, 'h, P: Problem> Sim<'p, 'h, P> {
                 let mut out = Sends::new();
                 let group = self.ranks[rank].group.as_mut().expect("just seen");
                 group
-                    .from_root(*msg, i, &mut out)
+                    .on_root(*msg, i, &mut out)
                     .map_err(|_| crate::cluster::RunError::Protocol { rank: from, what })?;
                 self.route(rank, out, now);
             }
@@ -474,7 +474,7 @@ impl<'p, 'h, P: Problem> Sim<'p, 'h, P> {
                 let mut out = Sends::new();
                 let group = self.ranks[rank].group.as_mut().expect("just seen");
                 group
-                    .from_rank(from, msg, i, &mut out)
+                    .on_rank(from, msg, i, &mut out)
                     .map_err(group_error)?;
                 self.route(rank, out, now);
             }
