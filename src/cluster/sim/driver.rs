@@ -473,9 +473,7 @@ impl<'p, 'h, P: Problem> Sim<'p, 'h, P> {
                 let i = self.instant(*now);
                 let mut out = Sends::new();
                 let group = self.ranks[rank].group.as_mut().expect("just seen");
-                group
-                    .on_rank(from, msg, i, &mut out)
-                    .map_err(group_error)?;
+                group.on_rank(from, msg, i, &mut out).map_err(group_error)?;
                 self.route(rank, out, now);
             }
             msg => {
