@@ -290,7 +290,17 @@ impl GroupHost {
             self.master.stats.held_back += 1;
             return Ok(());
         };
-        let mut ready = vec![(local, msg)];
+        self.in_order(vec![(local, msg)], now, out)
+    }
+
+    /// Handles `ready` (taken from its end) and what each `Donated` to a
+    /// rank of the group releases of that rank's held messages, in order.
+    fn in_order(
+        &mut self,
+        mut ready: Vec<(usize, Message)>,
+        now: Instant,
+        out: &mut Sends,
+    ) -> Result<(), GroupError> {
         while let Some((local, msg)) = ready.pop() {
             if let Some(thief) = self.handle_now(local, msg, now, out)? {
                 let released = self.order.announced(thief);
@@ -330,21 +340,9 @@ impl GroupHost {
         let mut o = Outbox::new();
         self.master.on_received(thief, now, &mut o);
         self.down(o, out);
-        let mut ready: Vec<(usize, Message)> = self
-            .order
-            .announced(thief)
-            .into_iter()
-            .rev()
-            .map(|m| (thief, m))
-            .collect();
-        while let Some((local, msg)) = ready.pop() {
-            if let Some(t) = self.handle_now(local, msg, now, out)? {
-                let released = self.order.announced(t);
-                ready.extend(released.into_iter().rev().map(|m| (t, m)));
-            }
-        }
-        self.after(out);
-        Ok(())
+        let released = self.order.announced(thief);
+        let ready = released.into_iter().rev().map(|m| (thief, m)).collect();
+        self.in_order(ready, now, out)
     }
 
     /// Handles a rank's message in its turn; a `Donated` to a rank of the

@@ -188,8 +188,20 @@ impl<'a> Head<'a> {
         now: Instant,
         out: &mut Outbox,
     ) -> Result<(), RunError> {
+        self.through(out, |head, local| {
+            head.handle_in_order(from, msg, now, local)
+        })
+    }
+
+    /// Runs `step` on an outbox of the master's (to its children) and
+    /// passes what it sent on to `out` as messages to ranks.
+    fn through(
+        &mut self,
+        out: &mut Outbox,
+        step: impl FnOnce(&mut Self, &mut Outbox) -> Result<(), RunError>,
+    ) -> Result<(), RunError> {
         let mut local = Outbox::new();
-        let r = self.handle_in_order(from, msg, now, &mut local);
+        let r = step(self, &mut local);
         self.down(local, out);
         r
     }
@@ -370,10 +382,7 @@ impl<'a> Head<'a> {
         texts: Vec<String>,
         out: &mut Outbox,
     ) -> Result<(), RunError> {
-        let mut local = Outbox::new();
-        let r = self.solutions(from, unit, texts, &mut local);
-        self.down(local, out);
-        r
+        self.through(out, |head, local| head.solutions(from, unit, texts, local))
     }
 
     fn solutions(
@@ -416,10 +425,7 @@ impl<'a> Head<'a> {
     /// The clockwork between messages: thieves waiting for a victim old
     /// enough, a signal, a checkpoint due.
     pub(crate) fn duties(&mut self, now: Instant, out: &mut Outbox) -> Result<(), RunError> {
-        let mut local = Outbox::new();
-        let r = self.clockwork(now, &mut local);
-        self.down(local, out);
-        r
+        self.through(out, |head, local| head.clockwork(now, local))
     }
 
     fn clockwork(&mut self, now: Instant, out: &mut Outbox) -> Result<(), RunError> {
