@@ -2,7 +2,8 @@
 //! and on MPI ranks: `examples/custom_problem.rs` counts right (Langford
 //! pairings, OEIS A014552: 26 of order 7 and 150 of order 8 up to
 //! reversal), and `examples/knapsack.rs` finds the optimum a dynamic
-//! programme of this file finds.
+//! programme of this file finds; `examples/cheap_nodes.rs`'s three ways
+//! (`Problem`, `Tree`, a plain recursion) walk the same tree.
 
 mod common;
 
@@ -319,5 +320,92 @@ fn knapsack_starts_from_the_greedy_packing_and_proves_the_optimum_with_or_withou
                 assert_eq!(improvements[0]["heuristic"], true);
             }
         }
+    }
+}
+
+/// `examples/cheap_nodes.rs`, built once.
+fn cheap_nodes() -> &'static PathBuf {
+    static BUILT: OnceLock<PathBuf> = OnceLock::new();
+    BUILT.get_or_init(|| build("cheap_nodes"))
+}
+
+/// Runs `cheap_nodes WAY N --all` and returns its solutions, sorted, and
+/// its (solutions, nodes) from the summary line.
+fn cheap_listing(way: &str, n: u32, threads: &str) -> (Vec<String>, u64, u64) {
+    let mut cmd = Command::new(cheap_nodes());
+    cmd.args([way, &n.to_string(), "--all", "--threads", threads]);
+    let out = run_with_timeout(cmd, Duration::from_secs(120));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "cheap_nodes {way} {n}: {stdout}");
+    let mut lines: Vec<&str> = stdout.lines().collect();
+    let summary = lines.pop().expect("a summary line");
+    // "WAY: S subsets of K among N (R ranks x T threads, NODES nodes, ...)"
+    let solutions = summary
+        .split_whitespace()
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .unwrap_or_else(|| panic!("no count in {summary:?}"));
+    let nodes = summary
+        .split(", ")
+        .nth(1)
+        .and_then(|s| s.strip_suffix(" nodes")?.parse().ok())
+        .unwrap_or_else(|| panic!("no nodes in {summary:?}"));
+    let mut listed: Vec<String> = lines
+        .into_iter()
+        .filter(|l| !l.is_empty())
+        .map(str::to_owned)
+        .collect();
+    listed.sort();
+    (listed, solutions, nodes)
+}
+
+/// The cheap-node benchmark's three searches (and the kernel below a
+/// cutoff) walk one tree: the same nodes, F(n+2), and the same solutions,
+/// the k-subsets of n with no two adjacent elements, found here by
+/// trying every subset.
+#[test]
+fn cheap_nodes_three_ways_walk_one_tree() {
+    let n = 14u32;
+    let k = n / 4;
+    let mut want: Vec<String> = (0u64..1 << n)
+        .filter(|s| s & (s >> 1) == 0 && s.count_ones() == k)
+        .map(|s| {
+            let elements: Vec<String> = (0..n)
+                .filter(|i| s & 1 << i != 0)
+                .map(|i| i.to_string())
+                .collect();
+            elements.join(" ")
+        })
+        .collect();
+    want.sort();
+    let fib = |m: u32| (1..m).fold((0u64, 1u64), |(a, b), _| (b, a + b)).1;
+    for (way, threads) in [
+        ("plain", "1"),
+        ("problem", "1"),
+        ("problem", "2"),
+        ("cutoff", "2"),
+        ("tree", "1"),
+        ("tree", "2"),
+    ] {
+        let (listed, solutions, nodes) = cheap_listing(way, n, threads);
+        assert_eq!(listed, want, "{way} on {threads} threads");
+        assert_eq!(solutions, want.len() as u64, "{way} on {threads} threads");
+        assert_eq!(
+            nodes,
+            fib(n + 2),
+            "{way} on {threads} threads: F({})",
+            n + 2
+        );
+    }
+    // Count mode, where the cutoff hands subtrees to the kernel.
+    for way in ["plain", "problem", "cutoff", "tree"] {
+        let mut cmd = Command::new(cheap_nodes());
+        cmd.args([way, &n.to_string(), "--threads", "2", "--json"]);
+        let out = run_with_timeout(cmd, Duration::from_secs(120));
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert!(out.status.success(), "cheap_nodes {way}: {stdout}");
+        let v: serde_json::Value = serde_json::from_str(stdout.lines().last().unwrap()).unwrap();
+        assert_eq!(v["solutions"], want.len() as u64, "{way}");
+        assert_eq!(v["nodes"], fib(n + 2), "{way}");
     }
 }
