@@ -112,12 +112,9 @@ pub(crate) struct GroupHost {
     received: u64,
     /// `AskForWork`s sent to the root.
     asks: u64,
-    /// Optimisation: the least objective that improves on the best known.
-    floor: u64,
     last_progress: Instant,
     /// Finals passed up.
     finals: usize,
-    terminated: bool,
 }
 
 impl GroupHost {
@@ -140,16 +137,14 @@ impl GroupHost {
             dealt: 0,
             received: 0,
             asks: 0,
-            floor: 0,
             last_progress: now,
             finals: 0,
-            terminated: false,
         }
     }
 
     /// Every rank of the group has ended and its `Final` went up.
     pub(crate) fn finished(&self) -> bool {
-        self.terminated && self.finals == self.members
+        self.master.terminated() && self.finals == self.members
     }
 
     fn local(&self, rank: usize) -> Option<usize> {
@@ -187,7 +182,7 @@ impl GroupHost {
     /// none, or says it is hungry when a rank waits for work the group
     /// cannot give.
     fn after(&mut self, out: &mut Sends) {
-        if self.terminated || self.asked {
+        if self.master.terminated() || self.asked {
             return;
         }
         if self.master.dry() {
@@ -226,14 +221,14 @@ impl GroupHost {
         msg: Message,
         now: Instant,
         out: &mut Sends,
-    ) -> Result<(), &'static str> {
+    ) -> Result<(), GroupError> {
         let mut o = Outbox::new();
         match msg {
             Message::Work {
                 pieces,
                 initial_depth,
             } => {
-                if self.terminated {
+                if self.master.terminated() {
                     return Ok(());
                 }
                 self.dealt_work();
@@ -246,27 +241,16 @@ impl GroupHost {
             Message::DonateRequest { thief, asks } => {
                 // A request older than the group's latest ask is void: the
                 // ask answered it.
-                if !self.terminated && asks >= self.asks && !self.asked {
+                if !self.master.terminated() && asks >= self.asks && !self.asked {
                     self.master.on_foreign_request(thief, now, &mut o);
                 }
             }
+            // To every rank of the group (none is its finder).
             Message::Incumbent(value) => {
-                if value.saturating_add(1) > self.floor {
-                    self.floor = value.saturating_add(1);
-                    for r in 0..self.members {
-                        o.push((r, Message::Incumbent(value)));
-                    }
-                }
+                self.master.on_incumbent(usize::MAX, value, &mut o);
             }
-            Message::Terminate => {
-                if !self.terminated {
-                    self.terminated = true;
-                    for r in 0..self.members {
-                        o.push((r, Message::Terminate));
-                    }
-                }
-            }
-            other => return Err(other.kind()),
+            Message::Terminate => self.master.interrupt(&mut o),
+            other => return Err(GroupError::Protocol(0, other.kind())),
         }
         self.down(o, out);
         self.after(out);
@@ -330,7 +314,7 @@ impl GroupHost {
             ));
         };
         self.received += 1;
-        if self.terminated {
+        if self.master.terminated() {
             return Ok(());
         }
         self.dealt_work();
@@ -414,12 +398,9 @@ impl GroupHost {
                     Err(unit) => return Err(GroupError::Unit(from, unit)),
                 }
             }
+            // Only an improvement on what the group knew goes up.
             Message::Improved { value, text } => {
-                if value >= self.floor {
-                    self.floor = value.saturating_add(1);
-                    for r in (0..self.members).filter(|&r| r != local) {
-                        o.push((r, Message::Incumbent(value)));
-                    }
+                if self.master.on_improved(local, value, &mut o) {
                     self.up(Message::Improved { value, text }, out);
                 }
             }
@@ -439,7 +420,7 @@ impl GroupHost {
     /// Between messages: thieves waiting for a victim old enough, and the
     /// group's running totals for the root, about once a second.
     pub(crate) fn tick(&mut self, now: Instant, out: &mut Sends) {
-        if self.terminated {
+        if self.master.terminated() {
             return;
         }
         let mut o = Outbox::new();

@@ -67,11 +67,7 @@ impl<'a> Head<'a> {
         out: &mut Outbox,
     ) -> Result<Head<'a>, RunError> {
         let size = layout.ranks();
-        let children = if layout.grouped() {
-            layout.groups()
-        } else {
-            size
-        };
+        let children = layout.root_children();
         let resume = config.checkpoint.as_ref().and_then(|c| c.resume.as_ref());
         let mut expansion = Count::default();
         let mut expanded_best = None;
@@ -99,7 +95,7 @@ impl<'a> Head<'a> {
             config,
             layout,
             receivers: (0..children)
-                .map(|g| layout.master_of_group(g) as u32)
+                .map(|c| layout.rank_of_child(c) as u32)
                 .collect(),
             master: Master::new(children, initial, config.stop_after()),
             order: CausalOrder::new(children),
@@ -272,12 +268,9 @@ impl<'a> Head<'a> {
                 ..
             } => {
                 // In a run of groups, the thief is a rank of another group.
-                let thief = match self.layout.grouped() {
-                    true if (thief as usize) < self.layout.ranks() => {
-                        self.layout.group_of(thief as usize)
-                    }
-                    true => usize::MAX,
-                    false => thief as usize,
+                let thief = match thief as usize {
+                    t if t < self.layout.ranks() => self.layout.child_of_root(t),
+                    _ => usize::MAX,
                 };
                 if thief >= self.order.ranks() || thief == from {
                     return Err(RunError::Protocol {
@@ -302,11 +295,7 @@ impl<'a> Head<'a> {
                 let rank = report.rank;
                 // A rank's own, or (in a run of groups) passed up by its
                 // group's master.
-                let speaker = match self.layout.grouped() {
-                    true => self.layout.master_of(rank),
-                    false => rank,
-                };
-                if rank >= self.finals.len() || speaker != self.child_rank(from) {
+                if rank >= self.finals.len() || self.layout.child_of_root(rank) != from {
                     return Err(RunError::Protocol {
                         rank: from,
                         what: "final report of another rank",
@@ -330,16 +319,6 @@ impl<'a> Head<'a> {
         Ok(None)
     }
 
-    /// The rank that speaks for child `child`: itself, or its group's
-    /// master.
-    fn child_rank(&self, child: usize) -> usize {
-        if self.layout.grouped() {
-            self.layout.master_of_group(child)
-        } else {
-            child
-        }
-    }
-
     /// Optimisation: a solution of objective `value` found by rank `from`
     /// (`None`: by the master's expansion); kept, and told to the other
     /// ranks, when it improves on the incumbent.
@@ -351,7 +330,7 @@ impl<'a> Head<'a> {
             self.history.push(Improvement {
                 s: self.config.started.elapsed().as_secs_f64(),
                 value,
-                rank: from.map_or(0, |c| self.child_rank(c)),
+                rank: from.map_or(0, |c| self.layout.rank_of_child(c)),
                 heuristic: false,
             });
             self.best = Some((value, text));

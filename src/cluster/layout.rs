@@ -112,6 +112,42 @@ impl Layout {
         self.grouped() && rank.is_multiple_of(self.size)
     }
 
+    /// How many children the root's master serves: the groups, or in a run
+    /// of one group the ranks.
+    pub(crate) fn root_children(&self) -> usize {
+        if self.grouped() {
+            self.groups()
+        } else {
+            self.ranks
+        }
+    }
+
+    /// The root's child that `rank` belongs to: its group, or itself in a
+    /// run of one group.
+    pub(crate) fn child_of_root(&self, rank: usize) -> usize {
+        if self.grouped() {
+            self.group_of(rank)
+        } else {
+            rank
+        }
+    }
+
+    /// The rank that speaks for the root's child `child`: its group's
+    /// master, or itself in a run of one group.
+    pub(crate) fn rank_of_child(&self, child: usize) -> usize {
+        if self.grouped() {
+            self.master_of_group(child)
+        } else {
+            child
+        }
+    }
+
+    /// Whether `rank` runs a master (rank 0, or a group's master): it
+    /// polls as rank 0 does.
+    pub(crate) fn runs_master(&self, rank: usize) -> bool {
+        rank == 0 || self.is_group_master(rank)
+    }
+
     /// The ranks of group `group`, in order.
     pub(crate) fn members(&self, group: usize) -> std::ops::Range<usize> {
         let first = self.master_of_group(group);

@@ -330,10 +330,7 @@ impl<'a, P: Problem, T: Transport> Manager<'a, P, T> {
                         what: "Down",
                     });
                 };
-                let what = msg.kind();
-                group
-                    .on_root(*msg, now, &mut sends)
-                    .map_err(|_| RunError::Protocol { rank: from, what })?;
+                group.on_root(*msg, now, &mut sends).map_err(group_error)?;
             }
             msg if self.group.is_some() && !matches!(msg, Message::Up { .. }) => {
                 let group = self.group.as_mut().expect("just seen");
@@ -361,12 +358,8 @@ impl<'a, P: Problem, T: Transport> Manager<'a, P, T> {
 
 /// The rank as `poll_max` sees it: 0 for any rank that runs a master
 /// (rank 0, and each group's master), which polls as rank 0 does.
-fn serves(rank: usize, layout: Layout) -> usize {
-    if layout.is_group_master(rank) {
-        0
-    } else {
-        rank
-    }
+pub(crate) fn serves(rank: usize, layout: Layout) -> usize {
+    if layout.runs_master(rank) { 0 } else { rank }
 }
 
 /// A group's master's refusal, as the run's error.

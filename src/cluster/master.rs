@@ -239,11 +239,9 @@ impl Master {
     /// a rank of another group. One request at a time; a later one
     /// replaces it (the root asks again only once the first was answered).
     pub(super) fn on_foreign_request(&mut self, receiver: u32, now: Instant, out: &mut Outbox) {
-        if self.foreign.is_some_and(|f| f.has_victim) {
+        if let Some(f) = self.foreign.as_mut().filter(|f| f.has_victim) {
             // Still owed by a child: keep that, for the new receiver.
-            if let Some(f) = &mut self.foreign {
-                f.receiver = receiver;
-            }
+            f.receiver = receiver;
             return;
         }
         self.foreign = Some(ForeignThief {
@@ -549,15 +547,25 @@ impl Master {
     /// is told, and a run with a target ends (the target is the first
     /// floor, so any improvement reaches it).
     pub(super) fn on_improved(&mut self, from: usize, value: u64, out: &mut Outbox) -> bool {
+        if !self.on_incumbent(from, value, out) {
+            return false;
+        }
+        self.stats.improvements += 1;
+        self.on_solutions(1, out);
+        true
+    }
+
+    /// Optimisation: `value` is known somewhere; if it improves on the
+    /// incumbent, every child but `from` is told (a group's master, of the
+    /// root's `Incumbent`: `from` is no child). Returns whether it did.
+    pub(super) fn on_incumbent(&mut self, from: usize, value: u64, out: &mut Outbox) -> bool {
         if self.terminated() || value < self.floor {
             return false;
         }
         self.floor = value + 1;
-        self.stats.improvements += 1;
         for rank in (0..self.ranks.len()).filter(|&r| r != from) {
             self.send_incumbent(out, rank, value);
         }
-        self.on_solutions(1, out);
         true
     }
 
@@ -568,7 +576,8 @@ impl Master {
         self.push(out, rank, Message::Incumbent(value));
     }
 
-    /// Stops the run now (a signal): every rank is told to terminate.
+    /// Stops the run now (a signal, or at a group's master the root's
+    /// `Terminate`): every child is told to terminate.
     pub(super) fn interrupt(&mut self, out: &mut Outbox) {
         if !self.terminated() {
             self.terminate(out);

@@ -19,7 +19,7 @@ use crate::cluster::delivery::Delivery;
 use crate::cluster::group::GroupHost;
 use crate::cluster::head::Head;
 use crate::cluster::layout::Layout;
-use crate::cluster::manager::group_error;
+use crate::cluster::manager::{group_error, serves};
 use crate::cluster::master::Outbox;
 use crate::cluster::protocol::{Message, RankReport};
 use crate::cluster::rank::{RankState, Sends};
@@ -159,7 +159,7 @@ pub(super) fn run<P: Problem>(problem: &Arc<P>, config: &SimConfig) -> Result<Si
                     base,
                 )
             });
-            let serves = if group.is_some() { 0 } else { r };
+            let serves = serves(r, layout);
             Rank {
                 state,
                 group,
@@ -210,10 +210,9 @@ pub(super) fn run<P: Problem>(problem: &Arc<P>, config: &SimConfig) -> Result<Si
         sim.ranks[r].active = t;
     }
     sim.schedule_poll(0, expansion);
-    for g in 1..layout.groups().max(1) {
-        if layout.grouped() {
-            sim.schedule_poll(layout.master_of_group(g), 0);
-        }
+    // Every other group's master polls from the start (one group: none).
+    for g in 1..layout.groups() {
+        sim.schedule_poll(layout.master_of_group(g), 0);
     }
     while !sim.head.finished() {
         let Some((t, event)) = sim.clock.next() else {
@@ -375,9 +374,10 @@ impl<'p, 'h, P: Problem> Sim<'p, 'h, P> {
             self.head.duties(i, &mut out)?;
             self.route(0, out, &mut now);
         }
+        let i = self.instant(now);
         if let Some(group) = &mut self.ranks[rank].group {
             let mut out = Sends::new();
-            group.tick(self.base + Duration::from_nanos(now), &mut out);
+            group.tick(i, &mut out);
             self.route(rank, out, &mut now);
         }
         let mut progress = Sends::new();
@@ -460,12 +460,9 @@ impl<'p, 'h, P: Problem> Sim<'p, 'h, P> {
             Message::Down(msg) if self.ranks[rank].group.is_some() => {
                 *now += self.costs.master_ns;
                 let i = self.instant(*now);
-                let what = msg.kind();
                 let mut out = Sends::new();
                 let group = self.ranks[rank].group.as_mut().expect("just seen");
-                group
-                    .on_root(*msg, i, &mut out)
-                    .map_err(|_| crate::cluster::RunError::Protocol { rank: from, what })?;
+                group.on_root(*msg, i, &mut out).map_err(group_error)?;
                 self.route(rank, out, now);
             }
             msg if self.ranks[rank].group.is_some() && !matches!(msg, Message::Up { .. }) => {
@@ -576,11 +573,7 @@ impl<'p, 'h, P: Problem> Sim<'p, 'h, P> {
             .map(|r| r.cpu)
             .max()
             .unwrap_or(0);
-        let groups = if self.layout.grouped() {
-            self.layout.groups()
-        } else {
-            1
-        };
+        let groups = self.layout.groups();
         let events = self.clock.taken;
         let (messages, master_received) = (self.messages, self.master_received);
         let problem = self.names;
