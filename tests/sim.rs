@@ -70,6 +70,17 @@ fn t1_is_exact_on_64x2_under_8_jittered_seeds_and_a_seed_repeats_exactly() {
     assert!(times.len() > 1, "8 seeds, one schedule");
 }
 
+/// A schedule where asks and work cross often: a slow network (ethernet)
+/// jittered by up to 4 times each delay, ranks hungry at one idle worker.
+fn crossing(ranks: usize, threads: usize, seed: u64) -> SimConfig {
+    let mut config = SimConfig::new(ranks, threads, 30);
+    config.seed = seed;
+    config.jitter = 4.0;
+    config.hunger = Some(1);
+    config.network = hysolve::cluster::sim::Network::named("ethernet").unwrap();
+    config
+}
+
 /// Ranks that ask for more work before they run dry (`Hungry`, here as
 /// soon as one worker is idle) cross work on its way to them with their
 /// asks; the master must not take such an ask for the rank's last. Under
@@ -81,11 +92,7 @@ fn hungry_ranks_keep_the_count_exact_under_32_jittered_seeds() {
     let tree = t1();
     let mut hungers = 0;
     for seed in 1..=32 {
-        let mut config = SimConfig::new(4, 2, 30);
-        config.seed = seed;
-        config.jitter = 4.0;
-        config.hunger = Some(1);
-        config.network = hysolve::cluster::sim::Network::named("ethernet").unwrap();
+        let config = crossing(4, 2, seed);
         let r = simulate(&tree, &config).unwrap();
         assert_eq!(counts(&r), T1, "seed {seed}");
         hungers += r.master.hungers;
@@ -114,12 +121,8 @@ fn groups_keep_the_count_exact_at_scale_and_under_32_jittered_seeds() {
     let t3 = Arc::new(Uts::new(p3, "T3"));
     let mut crossed = 0;
     for seed in 1..=32 {
-        let mut config = SimConfig::new(64, 2, 30);
+        let mut config = crossing(64, 2, seed);
         config.group_size = Some(if seed % 2 == 0 { 4 } else { 5 });
-        config.seed = seed;
-        config.jitter = 4.0;
-        config.hunger = Some(1);
-        config.network = hysolve::cluster::sim::Network::named("ethernet").unwrap();
         let r = simulate(&t3, &config).unwrap();
         assert_eq!(counts(&r), T3, "seed {seed}");
         // Donations the root routed between groups.
