@@ -137,21 +137,30 @@ fn every_example_has_the_clique_number_its_readme_gives() {
         ("random-150-0.8-1.col", 23, false),
     ] {
         let text = std::fs::read_to_string(format!("examples/clique/{file}")).unwrap();
-        let g = read(&text);
-        if here {
-            assert_eq!(
-                clique_number(&g),
-                omega,
-                "{file}, by the independent search"
-            );
-        }
-        for (ranks, threads) in [(1, 1), (1, 2), (2, 1), (3, 2)] {
-            let (found, clique, _) = hysolve_optimum(&text, ranks, threads);
-            assert_eq!(found, omega as u64, "{file} in {ranks}x{threads}");
-            assert_eq!(clique.len(), omega, "{file}: the clique reported");
-            assert!(g.is_clique(&clique), "{file}: {clique:?} is not a clique");
-        }
+        agrees_everywhere(file, &text, omega, here);
     }
+}
+
+/// The graph of `text`, named `file`: its clique number is `omega` by the
+/// independent search (when `here`: those it finishes in a moment), and
+/// hysolve finds `omega` with a clique of that size in 1x1, 1x2, 2x1 and
+/// 3x2.
+fn agrees_everywhere(file: &str, text: &str, omega: usize, here: bool) -> Edges {
+    let g = read(text);
+    if here {
+        assert_eq!(
+            clique_number(&g),
+            omega,
+            "{file}, by the independent search"
+        );
+    }
+    for (ranks, threads) in [(1, 1), (1, 2), (2, 1), (3, 2)] {
+        let (found, clique, _) = hysolve_optimum(text, ranks, threads);
+        assert_eq!(found, omega as u64, "{file} in {ranks}x{threads}");
+        assert_eq!(clique.len(), omega, "{file}: the clique reported");
+        assert!(g.is_clique(&clique), "{file}: {clique:?} is not a clique");
+    }
+    g
 }
 
 /// G(n, p) as DIMACS text, made here (xorshift64*), independent of
@@ -353,20 +362,7 @@ fn the_shipped_dimacs_graphs_have_their_clique_numbers_in_ascii_and_binary() {
     ] {
         let path = format!("tests/data/clique/{file}");
         let text = std::fs::read_to_string(&path).unwrap();
-        let g = read(&text);
-        if here {
-            assert_eq!(
-                clique_number(&g),
-                omega,
-                "{file}, by the independent search"
-            );
-        }
-        for (ranks, threads) in [(1, 1), (1, 2), (2, 1), (3, 2)] {
-            let (found, clique, _) = hysolve_optimum(&text, ranks, threads);
-            assert_eq!(found, omega as u64, "{file} in {ranks}x{threads}");
-            assert_eq!(clique.len(), omega);
-            assert!(g.is_clique(&clique), "{file}: {clique:?} is not a clique");
-        }
+        let g = agrees_everywhere(file, &text, omega, here);
         // The same graph in the binary format, through the front door:
         // the same answer, and the --out clique is a clique of the text.
         let binary = dir.path().join(format!("{file}.b"));
