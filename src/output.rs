@@ -36,9 +36,34 @@ pub fn beside(path: &Path, suffix: &str) -> PathBuf {
     path.with_file_name(name)
 }
 
+/// Whether `path` names something that exists and is neither a regular
+/// file nor a folder: a FIFO, a terminal, `/dev/stdout`, `/dev/null`. Such
+/// a target is written in place ([`open_special`]), never replaced: a
+/// rename over it would put a regular file in its place (as root, even
+/// over `/dev/null`), and nothing can be made atomic on it anyway.
+pub fn is_special(path: &Path) -> bool {
+    std::fs::metadata(path).is_ok_and(|m| !m.is_file() && !m.is_dir())
+}
+
+/// Opens a [special](is_special) `path` for writing, as it is.
+pub fn open_special(path: &Path) -> Result<File, FileError> {
+    std::fs::OpenOptions::new()
+        .write(true)
+        .open(path)
+        .map_err(FileError::at(path))
+}
+
 /// Writes `bytes` as the whole content of `path`, atomically: through
-/// `NAME.tmp` beside it, then [`commit`].
+/// `NAME.tmp` beside it, then [`commit`]. A [special](is_special) `path`
+/// is written in place.
 pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), FileError> {
+    if is_special(path) {
+        let mut file = open_special(path)?;
+        return file
+            .write_all(bytes)
+            .and_then(|()| file.flush())
+            .map_err(FileError::at(path));
+    }
     let tmp = beside(path, ".tmp");
     let mut file = File::create(&tmp).map_err(FileError::at(&tmp))?;
     file.write_all(bytes).map_err(FileError::at(&tmp))?;

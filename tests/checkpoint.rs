@@ -290,6 +290,48 @@ fn a_dead_rank_ends_the_job_naming_it() {
     );
 }
 
+/// A rank whose run fails ends the job under mpirun with its one-line
+/// error, within seconds, instead of waiting in `MPI_Finalize` for ranks
+/// that wait for it (they did, forever). Here rank 0's checkpoint can no
+/// longer be written: its folder was moved away; the checkpoint written
+/// before is whole.
+#[test]
+fn a_rank_that_fails_ends_the_job_with_its_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let sub = dir.path().join("sub");
+    std::fs::create_dir(&sub).unwrap();
+    let ckpt = sub.join("failing.ckpt");
+    let ck = ckpt.to_str().unwrap();
+    let args = [
+        "--checkpoint",
+        ck,
+        "--checkpoint-every",
+        "0.05",
+        "queens",
+        "18",
+    ];
+    let mut child = spawn(2, 1, &args);
+    common::wait_for_file(&mut child, &ckpt, Duration::from_secs(20));
+    let moved = dir.path().join("moved");
+    std::fs::rename(&sub, &moved).unwrap();
+    let t = Instant::now();
+    let status = wait_exit(&mut child, Duration::from_secs(30));
+    let mut stderr = String::new();
+    std::io::Read::read_to_string(child.stderr.as_mut().unwrap(), &mut stderr).unwrap();
+    assert!(!status.success());
+    assert!(
+        stderr.contains(&format!("{ck}: writing the checkpoint")),
+        "{stderr}"
+    );
+    let kept = std::fs::read(moved.join("failing.ckpt")).unwrap();
+    serde_json::from_slice::<serde_json::Value>(&kept).expect("the checkpoint is whole");
+    eprintln!(
+        "the failing rank ended the job in {:.2} s",
+        t.elapsed().as_secs_f64()
+    );
+    wait_gone(ck);
+}
+
 /// In a run of groups (16 ranks in groups of 8, forced), a rank killed
 /// once the run is under way (a member of the second group, then that
 /// group's master) ends the job, naming it, and leaves the checkpoint,

@@ -102,6 +102,55 @@ fn all_mode_writes_every_board_to_out() {
     assert!(!dir.path().join("boards.txt.partial").exists());
 }
 
+/// `--out` to a FIFO (or a terminal, or a device such as `/dev/null`)
+/// writes into it: the reader gets every board, and the FIFO stays a FIFO
+/// (the atomic rename once put a regular file in its place: as root, over
+/// `/dev/null` too). First mode's `--out`, written whole at the end, too.
+#[test]
+fn out_to_a_fifo_streams_into_it_and_leaves_it_a_fifo() {
+    use std::os::unix::fs::{FileTypeExt, OpenOptionsExt};
+    let dir = tempfile::tempdir().unwrap();
+    let fifo = dir.path().join("boards.fifo");
+    let made = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap();
+    assert!(made.success());
+    for (mode, boards) in [("all", 92), ("first", 1)] {
+        let path = fifo.clone();
+        let reader = std::thread::spawn(move || std::fs::read_to_string(path).unwrap());
+        let out = hysolve(&[
+            "--mode",
+            mode,
+            "--out",
+            fifo.to_str().unwrap(),
+            "queens",
+            "8",
+            "--json",
+        ]);
+        assert_eq!(
+            json_of(&out)["solutions"],
+            if mode == "all" { 92 } else { 1 }
+        );
+        // A reader still waiting (the run never opened the FIFO) is let go
+        // with nothing, so that the test fails instead of hanging; with no
+        // reader left this open fails (ENXIO), as it should.
+        let _ = std::fs::OpenOptions::new()
+            .write(true)
+            .custom_flags(0o4000) // O_NONBLOCK
+            .open(&fifo);
+        let text = reader.join().unwrap();
+        let got = common::blocks(text.as_bytes());
+        assert_eq!(got.len(), boards, "{mode}");
+        for b in &got {
+            queens::verify(8, b).unwrap();
+        }
+        assert!(std::fs::metadata(&fifo).unwrap().file_type().is_fifo());
+        assert!(!dir.path().join("boards.fifo.partial").exists());
+        assert!(!dir.path().join("boards.fifo.tmp").exists());
+    }
+}
+
 #[test]
 fn all_mode_without_out_prints_boards_then_summary() {
     let out = hysolve(&["--mode", "all", "queens", "4"]);

@@ -409,3 +409,79 @@ fn no_configuration_is_predicted_faster_than_its_nodes_allow() {
         );
     }
 }
+
+/// A group's first work may be a donation from a rank of another group:
+/// when the units left are fewer than the groups (a resume near the end of
+/// a run), the root deals them to some groups, and the others get work
+/// only from those. Resumed from a checkpoint cut to two units, 16 ranks
+/// in groups of 4 count exactly what one rank counts from it, under 16
+/// jittered schedules, and the groups' accounts of the units stay the
+/// root's (a group once took such units for depth 0 and sent up a report
+/// the root refused: under mpirun, the job hung).
+#[test]
+fn groups_whose_first_work_is_a_donation_resume_exactly() {
+    let dir = tempfile::tempdir().unwrap();
+    let ckpt = dir.path().join("t3.ckpt");
+    let shape = ["--ranks", "8", "--threads", "2", "--node-ns", "30"];
+    let killed = sim()
+        .args(shape)
+        .arg("--checkpoint")
+        .arg(&ckpt)
+        .args(["--checkpoint-every", "0.0001", "--kill", "3@0.002"])
+        .args(["uts", "--tree", "T3"])
+        .output()
+        .unwrap();
+    assert!(!killed.status.success());
+    let mut c: serde_json::Value = serde_json::from_slice(&std::fs::read(&ckpt).unwrap()).unwrap();
+    let remaining = c["remaining"].as_array_mut().unwrap();
+    assert!(remaining.len() > 4, "{} units left", remaining.len());
+    remaining.truncate(2);
+    let cut = serde_json::to_vec(&c).unwrap();
+    let copy = |name: &str| {
+        let p = dir.path().join(name);
+        std::fs::write(&p, &cut).unwrap();
+        p
+    };
+    let one = Command::new(&*common::BIN)
+        .args(["--threads", "1", "--json", "--quiet", "--resume"])
+        .arg(copy("one.ckpt"))
+        .args(["uts", "--tree", "T3"])
+        .output()
+        .unwrap();
+    assert!(
+        one.status.success(),
+        "{}",
+        String::from_utf8_lossy(&one.stderr)
+    );
+    let last = String::from_utf8_lossy(&one.stdout)
+        .lines()
+        .last()
+        .unwrap()
+        .to_string();
+    let one: serde_json::Value = serde_json::from_str(&last).unwrap();
+    let expected = (one["solutions"].as_u64(), one["nodes"].as_u64());
+    assert!(expected.0 < Some(T3.0), "the cut checkpoint lacks units");
+    for seed in 1..=16 {
+        let s = sim_json(
+            sim()
+                .args([
+                    "--json",
+                    "--ranks",
+                    "16",
+                    "--threads",
+                    "1",
+                    "--group-size",
+                    "4",
+                ])
+                .args(["--jitter", "4", "--network", "ethernet", "--node-ns", "30"])
+                .args(["--seed", &seed.to_string(), "--resume"])
+                .arg(copy(&format!("g{seed}.ckpt")))
+                .args(["uts", "--tree", "T3"]),
+        );
+        assert_eq!(
+            (s["solutions"].as_u64(), s["nodes"].as_u64()),
+            expected,
+            "seed {seed}"
+        );
+    }
+}

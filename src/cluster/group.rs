@@ -38,16 +38,20 @@ struct GroupUnit {
 /// the `Donated` of what it split off a unit before its `UnitDone` of it,
 /// and the group's master handles a thief's messages after the `Donated`
 /// of what it received (`causal.rs`).
+///
+/// Keyed by the units as the messages name them: a piece of the root's
+/// `Work` is a whole unit, and a rank names the units of what it donated
+/// and finished, never deeper prefixes (`rank.rs`, the pool). The group
+/// does not know the unit depth: its first work may come from a rank of
+/// another group, in a `Donation` whose `Donated` does not carry it.
 #[derive(Debug, Default)]
 struct GroupUnits {
-    depth: usize,
     open: HashMap<Prefix, GroupUnit>,
 }
 
 impl GroupUnits {
-    fn unit(&mut self, prefix: &Prefix) -> &mut GroupUnit {
-        let unit = prefix.truncated(self.depth);
-        self.open.entry(unit).or_default()
+    fn unit(&mut self, unit: &Prefix) -> &mut GroupUnit {
+        self.open.entry(unit.clone()).or_default()
     }
 
     /// Pieces of `units` (one each) came into the group from outside.
@@ -69,7 +73,7 @@ impl GroupUnits {
     /// A rank finished its pieces of a unit: the group's report of the
     /// unit once no piece of it is left in the group.
     fn done(&mut self, r: UnitReport) -> Result<Option<UnitReport>, Prefix> {
-        let unit = r.unit.truncated(self.depth);
+        let unit = r.unit;
         let Some(g) = self.open.get_mut(&unit) else {
             return Err(unit);
         };
@@ -233,7 +237,6 @@ impl GroupHost {
                 }
                 self.dealt_work();
                 if let Some(u) = &mut self.units {
-                    u.depth = initial_depth as usize;
                     u.came_in(pieces.iter().map(|p| &p.prefix));
                 }
                 self.master.refill(pieces, initial_depth, now, &mut o);

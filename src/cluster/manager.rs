@@ -98,25 +98,42 @@ pub(super) fn run_rank<P: Problem, T: Transport>(
     let size = transport.size();
     let layout = config.layout(size, super::launcher::ranks_per_node());
     let mut m = Manager::new(problem.clone(), config, transport, layout);
-    if m.rank == 0 {
-        let resume = config.checkpoint.as_ref().and_then(|c| c.resume.as_ref());
-        let delivery = Delivery::new(sink, config.mode, resume);
-        let mut out = Outbox::new();
-        m.head = Some(Head::start(&*problem, config, layout, delivery, &mut out)?);
-        m.dispatch(out);
+    let outcome = m.run(&*problem, layout, sink);
+    if outcome.is_err() {
+        m.transport.abandon();
     }
-    let mut asks = Vec::new();
-    m.state.start(Instant::now(), &mut asks);
-    m.dispatch(asks);
-    m.poll_loop(size)?;
-    m.transport.flush();
-    match m.head {
-        Some(head) => head.finish(size).map(Some),
-        None => Ok(None),
-    }
+    outcome
 }
 
 impl<'a, P: Problem, T: Transport> Manager<'a, P, T> {
+    /// The rank's part of the run, from the head's start (rank 0) to the
+    /// outcome (rank 0) or the end of the poll loop.
+    fn run(
+        &mut self,
+        problem: &P,
+        layout: Layout,
+        sink: &'a mut dyn SolutionSink,
+    ) -> Result<Option<Outcome>, RunError> {
+        let config = self.config;
+        let size = self.transport.size();
+        if self.rank == 0 {
+            let resume = config.checkpoint.as_ref().and_then(|c| c.resume.as_ref());
+            let delivery = Delivery::new(sink, config.mode, resume);
+            let mut out = Outbox::new();
+            self.head = Some(Head::start(problem, config, layout, delivery, &mut out)?);
+            self.dispatch(out);
+        }
+        let mut asks = Vec::new();
+        self.state.start(Instant::now(), &mut asks);
+        self.dispatch(asks);
+        self.poll_loop(size)?;
+        self.transport.flush();
+        match self.head.take() {
+            Some(head) => head.finish(size).map(Some),
+            None => Ok(None),
+        }
+    }
+
     fn new(problem: Arc<P>, config: &'a RunConfig, transport: T, layout: Layout) -> Self {
         let cpu_start = thread_cpu_seconds();
         let rank = transport.rank();
@@ -195,6 +212,7 @@ impl<'a, P: Problem, T: Transport> Manager<'a, P, T> {
     }
 
     fn send(&mut self, to: usize, msg: Message) {
+        tracing::trace!(rank = self.rank, to, ?msg, "send");
         if to == self.rank {
             self.inbox.push_back((self.rank, msg));
         } else {
@@ -300,6 +318,7 @@ impl<'a, P: Problem, T: Transport> Manager<'a, P, T> {
     }
 
     fn handle(&mut self, from: usize, msg: Message) -> Result<(), RunError> {
+        tracing::trace!(rank = self.rank, from, ?msg, "handle");
         let now = Instant::now();
         let mut sends = Vec::new();
         match msg {

@@ -25,8 +25,9 @@ struct InFlight {
 pub(super) struct MpiTransport {
     world: SimpleCommunicator,
     in_flight: Vec<InFlight>,
-    // Dropped last: finalizes MPI.
-    _universe: Universe,
+    /// Finalizes MPI when dropped, last; taken and forgotten when the run
+    /// failed here ([`Transport::abandon`]).
+    universe: Option<Universe>,
 }
 
 impl MpiTransport {
@@ -43,7 +44,7 @@ impl MpiTransport {
         Ok(MpiTransport {
             world: universe.world(),
             in_flight: Vec::new(),
-            _universe: universe,
+            universe: Some(universe),
         })
     }
 
@@ -100,6 +101,14 @@ impl Transport for MpiTransport {
         Some((status.source_rank() as usize, bytes))
     }
 
+    fn abandon(&mut self) {
+        // Without MPI_Finalize, which would wait for the other ranks, who
+        // wait for this one: the process exits with its error, and the
+        // launcher (mpirun: a process that exits without finalizing, or
+        // with a non-zero status) ends the job.
+        std::mem::forget(self.universe.take());
+    }
+
     fn flush(&mut self) {
         while !self.in_flight.is_empty() {
             self.reap();
@@ -112,6 +121,12 @@ impl Transport for MpiTransport {
 
 impl Drop for MpiTransport {
     fn drop(&mut self) {
+        if self.universe.is_none() {
+            // Abandoned: MPI is never finalized, and the buffers of sends
+            // still in flight stay allocated (MPI may still read them)
+            // until the process exits, moments later.
+            return;
+        }
         // Finalizing with sends in flight would free buffers MPI still reads.
         self.flush();
     }

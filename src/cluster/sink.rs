@@ -77,6 +77,12 @@ enum Target {
         file: std::io::BufWriter<std::fs::File>,
     },
     Stdout(std::io::BufWriter<std::io::Stdout>),
+    /// A FIFO, a terminal, a device: written in place
+    /// ([`output::is_special`](crate::output::is_special)).
+    Special {
+        path: PathBuf,
+        file: std::io::BufWriter<std::fs::File>,
+    },
 }
 
 pub use crate::output::FileError;
@@ -95,8 +101,19 @@ impl FileSink {
         }
     }
 
-    /// A new (empty) `path.partial`, renamed to `path` by [`FileSink::finish`].
+    /// A new (empty) `path.partial`, renamed to `path` by [`FileSink::finish`];
+    /// a FIFO, terminal or device `path` is written in place.
     pub fn create(path: &Path) -> Result<FileSink, FileError> {
+        if crate::output::is_special(path) {
+            let file = crate::output::open_special(path)?;
+            return Ok(FileSink {
+                target: Target::Special {
+                    path: path.to_path_buf(),
+                    file: std::io::BufWriter::new(file),
+                },
+                written: 0,
+            });
+        }
         let tmp = partial_path(path);
         let file = std::fs::File::create(&tmp).map_err(FileError::at(&tmp))?;
         Ok(FileSink {
@@ -114,6 +131,12 @@ impl FileSink {
     /// vouches for.
     pub fn resume(path: &Path, len: u64, written: u64) -> Result<FileSink, FileError> {
         use std::io::Seek;
+        if crate::output::is_special(path) {
+            return Err(FileError::at(path)(std::io::Error::other(
+                "not a regular file: a resumed run cannot take back the solutions written \
+                 there after the checkpoint (give a file, or run again from the start)",
+            )));
+        }
         let tmp = partial_path(path);
         let err = FileError::at(&tmp);
         let mut file = std::fs::OpenOptions::new()
@@ -151,6 +174,7 @@ impl FileSink {
                 crate::output::commit(file, &tmp, &path)
             }
             Target::Stdout(mut w) => w.flush().map_err(FileError::at(Path::new("<stdout>"))),
+            Target::Special { path, mut file } => file.flush().map_err(FileError::at(&path)),
         }
     }
 }
@@ -162,6 +186,7 @@ impl SolutionSink for FileSink {
         match &mut self.target {
             Target::File { file, .. } => append(file, first, text),
             Target::Stdout(w) => append(w, first, text),
+            Target::Special { file, .. } => append(file, first, text),
         }
     }
 
@@ -172,6 +197,7 @@ impl SolutionSink for FileSink {
                 file.get_ref().sync_data()
             }
             Target::Stdout(w) => w.flush(),
+            Target::Special { file, .. } => file.flush(),
         }
     }
 }

@@ -15,6 +15,11 @@ pub(super) trait Transport {
     fn try_recv(&mut self) -> Option<(usize, Vec<u8>)>;
     /// Waits until every message sent has left this rank.
     fn flush(&mut self);
+    /// The run failed on this rank: leave without the orderly goodbye
+    /// (`MPI_Finalize` waits for every rank, and the others wait for this
+    /// one's messages forever), so that the process exits with its error
+    /// and the launcher ends the job.
+    fn abandon(&mut self) {}
 }
 
 /// The transport of a one-rank run: there is nobody to talk to.
