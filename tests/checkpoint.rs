@@ -332,14 +332,15 @@ fn a_rank_that_fails_ends_the_job_with_its_error() {
     wait_gone(ck);
 }
 
-/// In a run of groups (16 ranks in groups of 8, forced), a rank killed
-/// once the run is under way (a member of the second group, then that
-/// group's master) ends the job, naming it, and leaves the checkpoint,
+/// In a run of groups (16 ranks in groups of 8, forced: rank 0, then
+/// ranks 1 to 8 and 9 to 15), a rank killed once the run is under way (a
+/// member of the last group, then that group's master) ends the job,
+/// naming it, and leaves the checkpoint,
 /// whose units are the root's: the resume, in another shape of ranks,
 /// threads and groups, counts exactly.
 #[test]
 fn a_dead_rank_or_group_master_in_groups_ends_the_job_and_the_resume_is_exact() {
-    for victim in [13, 8] {
+    for victim in [13, 9] {
         let dir = tempfile::tempdir().unwrap();
         let ckpt = dir.path().join(format!("groups-{victim}.ckpt"));
         let ck = ckpt.to_str().unwrap();

@@ -114,7 +114,7 @@ fn groups_keep_the_count_exact_at_scale_and_under_32_jittered_seeds() {
         config.group_size = Some(group);
         let r = simulate(&tree, &config).unwrap();
         assert_eq!(counts(&r), T1, "{ranks}x{threads} in groups of {group}");
-        assert_eq!(r.groups, ranks.div_ceil(group));
+        assert_eq!(r.groups, 1 + (ranks - 1).div_ceil(group));
     }
     // T3, binomial: its work must be stolen, across groups too.
     let (p3, _) = Params::named("T3").unwrap();

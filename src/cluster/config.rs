@@ -48,7 +48,8 @@ pub struct RunConfig {
     /// master serves group masters, each of which serves the ranks of its
     /// group. `Some(0)`: one group, rank 0 serves every rank; `None` (the
     /// default): one group up to 64 ranks, beyond that groups of about the
-    /// square root of the ranks (see `cluster/README.md`, "Groups"). A
+    /// square root of the ranks (see `cluster/README.md`, "Groups"). Rank
+    /// 0, the root, has a group of its own: itself alone, or its node. A
     /// group is rounded up to whole nodes when the job script says how many
     /// ranks each node runs (`HYSOLVE_RANKS_PER_NODE`).
     pub group_size: Option<usize>,

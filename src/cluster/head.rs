@@ -97,7 +97,15 @@ impl<'a> Head<'a> {
             receivers: (0..children)
                 .map(|c| layout.rank_of_child(c) as u32)
                 .collect(),
-            master: Master::new(children, initial, config.stop_after()),
+            master: {
+                let master = Master::new(children, initial, config.stop_after());
+                if layout.grouped() {
+                    let ranks = (0..children).map(|g| layout.members(g).len());
+                    master.weighted(ranks.collect())
+                } else {
+                    master
+                }
+            },
             order: CausalOrder::new(children),
             finals: vec![None; size],
             expansion,
