@@ -322,17 +322,7 @@ fn a_rank_killed_at_30_percent_leaves_a_checkpoint_that_resumes_exactly() {
         .arg(&ckpt)
         .output()
         .unwrap();
-    assert!(
-        real.status.success(),
-        "{}",
-        String::from_utf8_lossy(&real.stderr)
-    );
-    let last = String::from_utf8_lossy(&real.stdout)
-        .lines()
-        .last()
-        .unwrap()
-        .to_string();
-    let r: serde_json::Value = serde_json::from_str(&last).unwrap();
+    let r = common::json_of(&real);
     assert_eq!(
         (r["solutions"].as_u64(), r["nodes"].as_u64()),
         (Some(T1.0), Some(T1.1))
@@ -448,17 +438,7 @@ fn groups_whose_first_work_is_a_donation_resume_exactly() {
         .args(["uts", "--tree", "T3"])
         .output()
         .unwrap();
-    assert!(
-        one.status.success(),
-        "{}",
-        String::from_utf8_lossy(&one.stderr)
-    );
-    let last = String::from_utf8_lossy(&one.stdout)
-        .lines()
-        .last()
-        .unwrap()
-        .to_string();
-    let one: serde_json::Value = serde_json::from_str(&last).unwrap();
+    let one = common::json_of(&one);
     let expected = (one["solutions"].as_u64(), one["nodes"].as_u64());
     assert!(expected.0 < Some(T3.0), "the cut checkpoint lacks units");
     for seed in 1..=16 {
