@@ -16,7 +16,8 @@
 /// T3XXL 0.651 -> 0.464 efficiency and 5x5 magic 0.814 -> 0.567, each
 /// step across groups taking more hops while one master was far from
 /// busy; on 1,024 ranks of 16 threads in groups of 32 they lifted T1XXL
-/// from 0.239 (one master saturated) to 0.661.
+/// from 0.239 (one master saturated) to 0.682 (0.661 before rank 0 had
+/// a group of its own).
 pub const ONE_GROUP_UP_TO: usize = 64;
 
 /// The groups of a run.
