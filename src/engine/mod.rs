@@ -45,7 +45,7 @@ pub use piece::Piece;
 pub use pool::stats::{Tally, WorkerStats};
 pub(crate) use pool::{PoolEvent, RankPool, SOLUTION_BATCH, UnitReport, policy};
 pub use prefix::{Prefix, replay};
-pub use problem::{Path, Problem, SubtreeCount, Tree, count_by_moves};
+pub use problem::{Path, PathMove, PathMoves, Problem, SubtreeCount, Tree, count_by_moves};
 pub use ramp::{RampUp, ramp_up};
 pub use sequential::{optimum, sequential};
 pub(crate) use task::Task;

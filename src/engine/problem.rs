@@ -176,25 +176,45 @@ pub trait Problem: Send + Sync + 'static {
 /// [`Problem::count_subtree`] does by default, and what a kernel's tests
 /// hold it to.
 pub fn count_by_moves<P: Problem + ?Sized>(p: &P, state: &mut P::State) -> SubtreeCount {
-    fn below<P: Problem + ?Sized>(
+    /// Walks the children of the node `state` stands on, at `depth`,
+    /// whose listing `moves` has just given `m`, adding them and their
+    /// subtrees to `total` (nodes, solutions, the deepest depth: plain
+    /// numbers, no `Option` per node). A child's first move is asked for
+    /// before the call for its children, so a leaf costs no call.
+    fn children<P: Problem + ?Sized>(
         p: &P,
         state: &mut P::State,
         depth: u64,
-        total: &mut SubtreeCount,
+        mut moves: P::Moves,
+        mut m: P::Move,
+        total: &mut (u64, u64, u64),
     ) {
-        total.nodes += 1;
-        total.solutions += p.solution_weight(state);
-        total.depth = total.depth.max(Some(depth));
-        let mut moves = p.moves(state);
-        while let Some(m) = p.next_move(state, &mut moves) {
+        total.2 = total.2.max(depth + 1);
+        loop {
             p.apply(state, &m);
-            below(p, state, depth + 1, total);
+            total.0 += 1;
+            total.1 += p.solution_weight(state);
+            let mut below = p.moves(state);
+            if let Some(first) = p.next_move(state, &mut below) {
+                children(p, state, depth + 1, below, first, total);
+            }
             p.undo(state, &m);
+            match p.next_move(state, &mut moves) {
+                Some(next) => m = next,
+                None => return,
+            }
         }
     }
-    let mut total = SubtreeCount::default();
-    below(p, state, 0, &mut total);
-    total
+    let mut total = (1, p.solution_weight(state), 0);
+    let mut moves = p.moves(state);
+    if let Some(first) = p.next_move(state, &mut moves) {
+        children(p, state, 0, moves, first, &mut total);
+    }
+    SubtreeCount {
+        nodes: total.0,
+        solutions: total.1,
+        depth: Some(total.2),
+    }
 }
 
 /// A search problem whose nodes are values: each child is a new node.
@@ -268,25 +288,49 @@ pub trait Tree: Send + Sync + 'static {
 }
 
 /// A [`Tree`]'s state: the task's node, the children of each node on the
-/// path down from it, and the child chosen at each level. Nothing is
-/// cloned on the way down: the node the state stands on is the chosen
-/// child in its parent's list.
+/// path down from it (one list per depth), and where the node it stands
+/// on lies in its depth's list. Nothing is cloned on the way down: the
+/// node the state stands on is a child in its parent's list, and a move
+/// (a [`PathMove`]) says where that child lies and where its parent does,
+/// so that going down and back up changes two numbers.
 ///
 /// Public so that a problem whose nodes are values but whose workers need
 /// scratch space of their own can implement [`Problem`] with a state of a
 /// `Path` and its scratch, delegating the moves to the `Path`.
 pub struct Path<N> {
-    root: Option<N>,
-    children: Vec<Vec<N>>,
-    chosen: Vec<u32>,
+    /// The task's node (alone in `lists[0]`), then the children of the
+    /// node at each depth of the path.
+    lists: Vec<Vec<N>>,
+    /// The depth of the node the state stands on.
+    depth: u32,
+    /// Where it lies in its depth's list.
+    here: u32,
+}
+
+/// Where a [`Path`]'s listing of a node's children stands: the next
+/// child's place in its list, the list's length, and where the parent
+/// lies in its own.
+#[derive(Clone, Copy, Debug)]
+pub struct PathMoves {
+    next: u32,
+    end: u32,
+    parent: u32,
+}
+
+/// A move of a [`Path`]: down to the child at `child` in its depth's
+/// list, from the parent at `parent` in its own (for the way back up).
+#[derive(Clone, Copy, Debug)]
+pub struct PathMove {
+    child: u32,
+    parent: u32,
 }
 
 impl<N> Default for Path<N> {
     fn default() -> Self {
         Path {
-            root: None,
-            children: Vec::new(),
-            chosen: Vec::new(),
+            lists: Vec::new(),
+            depth: 0,
+            here: 0,
         }
     }
 }
@@ -295,70 +339,83 @@ impl<N: Clone> Path<N> {
     /// The node the state stands on.
     #[inline]
     pub fn top(&self) -> &N {
-        match self.chosen.last() {
-            Some(&i) => &self.children[self.chosen.len() - 1][i as usize],
-            None => self
-                .root
-                .as_ref()
-                .expect("the engine loads a node before it walks"),
-        }
+        &self.lists[self.depth as usize][self.here as usize]
     }
 
     /// Stands on `node` ([`Problem::load`]).
     pub fn load(&mut self, node: &N) {
-        self.root = Some(node.clone());
-        self.chosen.clear();
+        if self.lists.is_empty() {
+            self.lists.push(Vec::new());
+        }
+        self.lists[0].clear();
+        self.lists[0].push(node.clone());
+        self.depth = 0;
+        self.here = 0;
     }
 
     /// Lists the children of the node it stands on, by `children` (called
     /// with the node and an empty list to fill), and starts the listing
     /// ([`Problem::moves`]).
-    #[inline]
-    pub fn moves(&mut self, children: impl FnOnce(&N, &mut Vec<N>)) -> u32 {
-        let d = self.chosen.len();
-        if self.children.len() <= d {
-            self.children.resize_with(d + 1, Vec::new);
+    #[inline(always)]
+    pub fn moves(&mut self, children: impl FnOnce(&N, &mut Vec<N>)) -> PathMoves {
+        let d = self.depth as usize;
+        if self.lists.len() <= d + 1 {
+            self.deeper();
         }
-        let (above, below) = self.children.split_at_mut(d);
-        let node = match self.chosen.last() {
-            Some(&i) => &above[d - 1][i as usize],
-            None => self.root.as_ref().expect("loaded"),
-        };
-        below[0].clear();
-        children(node, &mut below[0]);
-        0
+        let (above, below) = self.lists.split_at_mut(d + 1);
+        let out = &mut below[0];
+        out.clear();
+        children(&above[d][self.here as usize], out);
+        PathMoves {
+            next: 0,
+            end: out.len() as u32,
+            parent: self.here,
+        }
     }
 
-    /// The next child's index ([`Problem::next_move`]).
+    /// A list for the depth below the deepest yet (out of the walk's
+    /// loop, which it would otherwise keep from inlining the listing).
+    #[cold]
+    #[inline(never)]
+    fn deeper(&mut self) {
+        self.lists.resize_with(self.depth as usize + 2, Vec::new);
+    }
+
+    /// The next child ([`Problem::next_move`]).
     #[inline]
-    pub fn next_move(&self, next: &mut u32) -> Option<u32> {
-        let i = *next;
-        ((i as usize) < self.children[self.chosen.len()].len()).then(|| {
-            *next = i + 1;
-            i
+    pub fn next_move(&self, moves: &mut PathMoves) -> Option<PathMove> {
+        let child = moves.next;
+        (child < moves.end).then(|| {
+            moves.next = child + 1;
+            PathMove {
+                child,
+                parent: moves.parent,
+            }
         })
     }
 
-    /// Goes down to child `i` ([`Problem::apply`]).
+    /// Goes down to the child `m` ([`Problem::apply`]).
     #[inline]
-    pub fn apply(&mut self, i: u32) {
-        self.chosen.push(i);
+    pub fn apply(&mut self, m: &PathMove) {
+        self.depth += 1;
+        self.here = m.child;
     }
 
-    /// Comes back up ([`Problem::undo`]).
+    /// Comes back up from the child `m` ([`Problem::undo`]).
     #[inline]
-    pub fn undo(&mut self) {
-        self.chosen.pop();
+    pub fn undo(&mut self, m: &PathMove) {
+        self.depth -= 1;
+        self.here = m.parent;
     }
 }
 
 /// A [`Tree`] walked in place: the state is the path of nodes, a move the
-/// index of a child among the children of the node it leaves.
+/// place of a child among the children of the node it leaves.
 impl<T: Tree> Problem for T {
     type Node = T::Node;
     type State = Path<T::Node>;
-    type Move = u32;
-    type Moves = u32;
+    type Move = PathMove;
+    type Moves = PathMoves;
 
     const ENCODES: bool = T::ENCODES;
 
@@ -386,21 +443,21 @@ impl<T: Tree> Problem for T {
     fn save(&self, path: &Path<T::Node>) -> T::Node {
         path.top().clone()
     }
-    #[inline]
-    fn moves(&self, path: &mut Path<T::Node>) -> u32 {
+    #[inline(always)]
+    fn moves(&self, path: &mut Path<T::Node>) -> PathMoves {
         path.moves(|node, out| self.children(node, out))
     }
     #[inline]
-    fn next_move(&self, path: &Path<T::Node>, next: &mut u32) -> Option<u32> {
-        path.next_move(next)
+    fn next_move(&self, path: &Path<T::Node>, moves: &mut PathMoves) -> Option<PathMove> {
+        path.next_move(moves)
     }
     #[inline]
-    fn apply(&self, path: &mut Path<T::Node>, &i: &u32) {
-        path.apply(i)
+    fn apply(&self, path: &mut Path<T::Node>, m: &PathMove) {
+        path.apply(m)
     }
     #[inline]
-    fn undo(&self, path: &mut Path<T::Node>, _: &u32) {
-        path.undo()
+    fn undo(&self, path: &mut Path<T::Node>, m: &PathMove) {
+        path.undo(m)
     }
     #[inline]
     fn solution_weight(&self, path: &Path<T::Node>) -> u64 {

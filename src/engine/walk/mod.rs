@@ -1,8 +1,15 @@
 //! The depth-first walk of one task, shared by every coordination (sequential,
 //! threads, ranks). It keeps an explicit stack of levels; each level holds
-//! the cursor of the listing of its node's moves, how many moves it has
-//! given and the move the walk below it took, so the unexplored siblings
-//! at any level can be split off as new tasks (`split.rs`).
+//! the cursor of the listing of its node's moves and how many moves it has
+//! given, and each level above the deepest the move the walk took from it,
+//! so the unexplored siblings at any level can be split off as new tasks
+//! (`split.rs`).
+//!
+//! The loop is compiled once per kind of visit (branch and bound, keeping
+//! solutions, counting), so a count carries no test of the mode at a node;
+//! a node that turns out to be a leaf costs no level (its first move is
+//! asked for before a level is pushed for it). Why each piece of the loop
+//! is as it is, with its cost per node, is in `engine/README.md`.
 
 mod split;
 
@@ -22,28 +29,45 @@ const SPLIT_BACKOFF: u32 = 1024;
 /// followed by a look at once (a search for the first one stops there).
 pub(crate) const POLL_EVERY: u64 = 16;
 
-/// One level of the walk: the listing of the moves from the node at this
-/// level (`moves`, advanced by [`Problem::next_move`]), how many it has
-/// given (`given`), and the move the walk below it took (`taken`, to undo
-/// when it comes back). A split gives away the rest of the listing and
-/// marks the level `done`.
-struct Level<P: Problem> {
+/// Where the listing of one node's moves stands: the cursor
+/// ([`Problem::next_move`] advances it), how many moves it has given,
+/// and whether a split (or a bound) ended it (done: the rest of the
+/// listing is no longer the walk's). The count and the flag share a
+/// word, [`DONE`] its top bit: a separate flag left padding that the
+/// compiler copied byte by byte at every push and pop (the cheap-node
+/// walk took 0.35 s with it, 0.30 s without, one run each).
+struct Cursor<P: Problem> {
     moves: P::Moves,
-    given: u32,
-    taken: Option<P::Move>,
-    done: bool,
+    given: u64,
 }
 
-impl<P: Problem> Level<P> {
+/// [`Cursor::given`]'s bit that marks a listing done.
+const DONE: u64 = 1 << 63;
+
+impl<P: Problem> Cursor<P> {
     #[inline(always)]
-    fn new(moves: P::Moves) -> Self {
-        Level {
-            moves,
-            given: 0,
-            taken: None,
-            done: false,
-        }
+    fn new(moves: P::Moves, given: u64) -> Self {
+        Cursor { moves, given }
     }
+
+    /// Whether the rest of the listing is no longer the walk's.
+    #[inline(always)]
+    fn done(&self) -> bool {
+        self.given & DONE != 0
+    }
+
+    /// How many moves the listing has given (the walk's and those pruned).
+    #[inline(always)]
+    fn given(&self) -> u32 {
+        (self.given & !DONE) as u32
+    }
+}
+
+/// A level above the deepest: its listing, and the move the walk took
+/// from it (to undo when it comes back).
+struct Level<P: Problem> {
+    cursor: Cursor<P>,
+    taken: P::Move,
 }
 
 /// Reusable state for walking tasks of one problem: the worker's state,
@@ -52,7 +76,7 @@ pub(crate) struct Searcher<'p, P: Problem> {
     visitor: Visitor<'p, P>,
     mode: Mode,
     /// The node the walk stands on: the task's node with the move taken
-    /// at each level but the deepest applied.
+    /// at each level above the deepest applied.
     /// (Out, in a local of [`Searcher::resume`], while that runs.)
     state: Option<P::State>,
     /// A second state, made on the first split, on which split-off
@@ -63,9 +87,15 @@ pub(crate) struct Searcher<'p, P: Problem> {
     /// The moves applied to the scratch state since the task's node was
     /// loaded in it (`None`: it holds no node of the task being walked).
     scratch_path: Option<Vec<P::Move>>,
-    /// The levels of the walk in progress: `levels[l]` lists the moves to
-    /// the children of the node at level `l` (the task's node for `l = 0`).
+    /// The levels of the walk in progress above the deepest: `levels[l]`
+    /// lists the moves to the children of the node at level `l` (the
+    /// task's node for `l = 0`).
     levels: Vec<Level<P>>,
+    /// The deepest level's listing (`None`: no walk in progress).
+    cur: Option<Cursor<P>>,
+    /// A move the deepest level gave that the walk has not applied yet
+    /// (a walk paused just before it).
+    pending: Option<P::Move>,
     /// Nodes to walk before looking for hungry workers again.
     backoff: u32,
     /// Moves applied by splits (to bring the scratch state down, and to
@@ -82,6 +112,8 @@ impl<'p, P: Problem> Searcher<'p, P> {
             scratch: None,
             scratch_path: None,
             levels: Vec::new(),
+            cur: None,
+            pending: None,
             backoff: 0,
             split_applies: 0,
         }
@@ -114,7 +146,7 @@ impl<'p, P: Problem> Searcher<'p, P> {
     }
 
     /// Walks the subtree of `task` to the end, or until `ctx.stop()`.
-    pub(super) fn run<C: Context<P::Node>>(&mut self, task: &Task<P::Node>, ctx: &mut C) {
+    pub(crate) fn run<C: Context<P::Node>>(&mut self, task: &Task<P::Node>, ctx: &mut C) {
         if self.begin(task, ctx) {
             self.resume(task, ctx, u64::MAX);
         }
@@ -131,6 +163,8 @@ impl<'p, P: Problem> Searcher<'p, P> {
         v.counters.depth = deeper(v.counters.depth, v.task_depth);
         v.task_depth = Some(depth0 as u64);
         self.levels.clear();
+        self.cur = None;
+        self.pending = None;
         self.backoff = 0;
         self.scratch_path = None;
         if ctx.stop() {
@@ -143,7 +177,7 @@ impl<'p, P: Problem> Searcher<'p, P> {
             return false;
         }
         let moves = problem.moves(state);
-        self.levels.push(Level::new(moves));
+        self.cur = Some(Cursor::new(moves, 0));
         true
     }
 
@@ -158,12 +192,34 @@ impl<'p, P: Problem> Searcher<'p, P> {
         ctx: &mut C,
         budget: u64,
     ) -> bool {
+        // One loop per kind of visit, chosen once a call.
+        // (Only a count has a cut-off.)
+        let cuts = self.visitor.cutoff != usize::MAX;
+        match (self.visitor.optimise, self.visitor.keeps_solutions, cuts) {
+            (true, _, _) => self.walk::<C, true, false, false>(task, ctx, budget),
+            (false, true, _) => self.walk::<C, false, true, false>(task, ctx, budget),
+            (false, false, false) => self.walk::<C, false, false, false>(task, ctx, budget),
+            (false, false, true) => self.walk::<C, false, false, true>(task, ctx, budget),
+        }
+    }
+
+    /// [`Searcher::resume`] for branch and bound (`OPTIMISE`), or for a
+    /// search that reports its solutions (`KEEPS`), or neither (a count,
+    /// with a cut-off or not: `CUTS`). Without a cut-off, the state's
+    /// address is never taken by a call the compiler cannot see into, so
+    /// it can keep the state in registers.
+    #[inline(always)]
+    fn walk<C: Context<P::Node>, const OPTIMISE: bool, const KEEPS: bool, const CUTS: bool>(
+        &mut self,
+        task: &Task<P::Node>,
+        ctx: &mut C,
+        budget: u64,
+    ) -> bool {
         let problem = self.visitor.problem;
         let depth0 = task.depth + 1;
-        let (cutoff, keeps) = (self.visitor.cutoff, self.visitor.keeps_solutions);
-        let optimise = self.visitor.optimise;
+        let cutoff = self.visitor.cutoff;
         // Optimisation: the least objective that beats the best known.
-        let mut floor = ctx.floor();
+        let mut floor = if OPTIMISE { ctx.floor() } else { 0 };
         // The counters live in registers while the walk runs, and go back
         // to the visitor whenever it returns: `deepest` is the most levels
         // the walk had when it visited a node (at depth `depth0 + levels`).
@@ -174,109 +230,147 @@ impl<'p, P: Problem> Searcher<'p, P> {
         } = self.visitor.counters;
         // One more than the most levels (0: no node visited yet).
         let mut deepest = 0;
+        let start = nodes;
         let pause_at = nodes.saturating_add(budget);
         let mut look_at = nodes;
         // The deepest level lives in `cur` while the walk runs, the levels
-        // above it in `self.levels`; it goes back there whenever the walk
-        // pauses or splits.
-        let mut levels = std::mem::take(&mut self.levels);
-        let Some(mut cur) = levels.pop() else {
+        // above it in `levels`, the state in `state` (the compiler keeps
+        // what it can of them in registers); they go back to the searcher
+        // whenever the walk pauses or splits.
+        let Some(mut cur) = self.cur.take() else {
             return true;
         };
-        // The state and the levels are locals while the walk runs (the
-        // compiler keeps what it can of them in registers), and go back
-        // to the searcher when it returns.
+        let mut levels = std::mem::take(&mut self.levels);
         let mut state = self.state.take().expect("the searcher's state");
-        let over = loop {
-            // One compare a node: the next look at the context, or the pause.
-            if nodes >= look_at {
-                if nodes >= pause_at {
-                    levels.push(cur);
-                    break false;
-                }
-                look_at = nodes.saturating_add(POLL_EVERY).min(pause_at);
-                if optimise {
-                    floor = floor.max(ctx.floor());
-                }
-                if ctx.stop() {
-                    levels.clear();
-                    break true;
-                }
-                if self.backoff > 0 {
-                    self.backoff = self.backoff.saturating_sub(POLL_EVERY as u32);
-                } else if ctx.wants_work() {
-                    levels.push(cur);
-                    self.levels = levels;
-                    if !self.split(task, ctx) {
-                        self.backoff = SPLIT_BACKOFF;
+        // A move the walk paused before, to take first.
+        let mut paused = self.pending.take();
+        let over = 'walk: loop {
+            // The deepest level's next move, backing up from the levels
+            // that have none left.
+            let mut m = match paused.take() {
+                Some(m) => m,
+                None => loop {
+                    if !cur.done()
+                        && let Some(m) = problem.next_move(&state, &mut cur.moves)
+                    {
+                        cur.given += 1;
+                        break m;
                     }
-                    levels = std::mem::take(&mut self.levels);
-                    cur = levels.pop().expect("pushed above");
-                }
-            }
-            let next = if cur.done {
-                None
-            } else {
-                problem.next_move(&state, &mut cur.moves)
+                    let Some(up) = levels.pop() else {
+                        break 'walk true;
+                    };
+                    cur = up.cursor;
+                    problem.undo(&mut state, &up.taken);
+                },
             };
-            let Some(m) = next else {
-                // This level is done: back up to the node above it.
-                let Some(up) = levels.pop() else {
-                    break true;
+            // Down the tree by `m`, and by each node's first move after
+            // it, until a leaf (or a pruned move).
+            loop {
+                // One compare a node: the next look at the context, or
+                // the pause. `m` is the walk's while it looks: a split
+                // gives only the moves after it.
+                if nodes >= look_at {
+                    if nodes >= pause_at {
+                        paused = Some(m);
+                        break 'walk false;
+                    }
+                    look_at = nodes.saturating_add(POLL_EVERY).min(pause_at);
+                    if OPTIMISE {
+                        floor = floor.max(ctx.floor());
+                    }
+                    if ctx.stop() {
+                        levels.clear();
+                        break 'walk true;
+                    }
+                    if self.backoff > 0 {
+                        self.backoff = self.backoff.saturating_sub(POLL_EVERY as u32);
+                    } else if ctx.wants_work() {
+                        self.levels = levels;
+                        self.cur = Some(cur);
+                        if !self.split(task, ctx) {
+                            self.backoff = SPLIT_BACKOFF;
+                        }
+                        levels = std::mem::take(&mut self.levels);
+                        cur = self.cur.take().expect("put back above");
+                    }
+                }
+                if OPTIMISE && problem.bound(&state, &m) < floor {
+                    // Pruned: this subtree cannot beat the best known
+                    // (nor can the rest of the listing, when bounds fall).
+                    if P::BOUNDS_FALL {
+                        cur.given |= DONE;
+                    }
+                    continue 'walk;
+                }
+                problem.apply(&mut state, &m);
+                // The visit (as `Visitor::visit`, on the counters in
+                // registers: one function for both, on a struct of these
+                // registers, made `examples/custom_problem 12` 3.5 %
+                // slower, 11 runs each).
+                let height = levels.len();
+                let depth = depth0 + height;
+                if CUTS && depth >= cutoff {
+                    let sub = problem.count_subtree(&mut state);
+                    nodes += sub.nodes;
+                    solutions += sub.solutions;
+                    let v = &mut self.visitor;
+                    v.task_depth = deeper(v.task_depth, sub.depth.map(|d| depth as u64 + d));
+                    problem.undo(&mut state, &m);
+                    continue 'walk;
+                }
+                nodes += 1;
+                if OPTIMISE {
+                    deepest = deepest.max(height + 1);
+                    if let Some(up) = self.visitor.improve(&state, floor, ctx) {
+                        solutions += 1;
+                        floor = up;
+                        look_at = nodes;
+                    }
+                } else {
+                    let weight = problem.solution_weight(&state);
+                    if weight > 0 {
+                        solutions += weight;
+                        if KEEPS {
+                            let text = &mut self.visitor.text;
+                            text.clear();
+                            problem.render(&state, text);
+                            ctx.found(text);
+                            look_at = nodes;
+                        }
+                    }
+                }
+                // The node's first move, if it has one, is the next taken;
+                // a level is pushed only then (a leaf costs none).
+                let mut moves = problem.moves(&mut state);
+                let Some(first) = problem.next_move(&state, &mut moves) else {
+                    problem.undo(&mut state, &m);
+                    continue 'walk;
                 };
-                cur = up;
-                problem.undo(&mut state, cur.taken.as_ref().expect("taken"));
-                continue;
-            };
-            cur.given += 1;
-            if optimise && problem.bound(&state, &m) < floor {
-                // Pruned: this subtree cannot beat the best known (nor
-                // can the rest of the listing, when bounds fall).
-                cur.done |= P::BOUNDS_FALL;
-                continue;
-            }
-            problem.apply(&mut state, &m);
-            // The visit (as `Visitor::visit`, on the counters in registers:
-            // one function for both, on a struct of these registers, made
-            // `examples/custom_problem 12` 3.5 % slower, 11 runs each).
-            let height = levels.len();
-            let depth = depth0 + height;
-            if depth >= cutoff {
-                let sub = problem.count_subtree(&mut state);
-                nodes += sub.nodes;
-                solutions += sub.solutions;
-                let v = &mut self.visitor;
-                v.task_depth = deeper(v.task_depth, sub.depth.map(|d| depth as u64 + d));
-                problem.undo(&mut state, &m);
-                continue;
-            }
-            nodes += 1;
-            deepest = deepest.max(height + 1);
-            let weight = if optimise {
-                if let Some(up) = self.visitor.improve(&state, floor, ctx) {
-                    solutions += 1;
-                    floor = up;
-                    look_at = nodes;
+                let below = Cursor::new(moves, 1);
+                levels.push(Level {
+                    cursor: std::mem::replace(&mut cur, below),
+                    taken: m,
+                });
+                if !OPTIMISE {
+                    // The child `first` is visited at this height (no
+                    // bound prunes it; only a stop can come first): the
+                    // deepest level, kept where a level is pushed, not at
+                    // every node.
+                    deepest = deepest.max(levels.len() + 1);
                 }
-                0
-            } else {
-                problem.solution_weight(&state)
-            };
-            if weight > 0 {
-                solutions += weight;
-                if keeps {
-                    let text = &mut self.visitor.text;
-                    text.clear();
-                    problem.render(&state, text);
-                    ctx.found(text);
-                    look_at = nodes;
-                }
+                m = first;
             }
-            let moves = problem.moves(&mut state);
-            cur.taken = Some(m);
-            levels.push(std::mem::replace(&mut cur, Level::new(moves)));
         };
+        if !OPTIMISE && nodes > start {
+            // A node at height 0 was visited (deeper ones are counted
+            // where their level was pushed).
+            deepest = deepest.max(1);
+        }
         self.levels = levels;
+        if !over {
+            self.cur = Some(cur);
+            self.pending = paused;
+        }
         self.state = Some(state);
         let v = &mut self.visitor;
         v.counters.nodes = nodes;

@@ -1,7 +1,7 @@
 //! A split of a walk in progress: half of the subtrees it left unexplored,
 //! built on a second state and handed to the context as tasks.
 
-use super::Searcher;
+use super::{Cursor, DONE, Level, Searcher};
 use crate::engine::context::Context;
 use crate::engine::mode::Mode;
 use crate::engine::problem::Problem;
@@ -51,10 +51,14 @@ impl<P: Problem> Searcher<'_, P> {
         // The walk's path (each level's child index), as far as a level
         // listed needed it.
         let mut path: Vec<u32> = Vec::new();
-        for (l, level) in self.levels.iter().enumerate() {
-            if level.done {
+        // The levels above the deepest, then the deepest.
+        let count = self.levels.len() + usize::from(self.cur.is_some());
+        for l in 0..count {
+            let level = cursor(&self.levels, &self.cur, l);
+            if level.done() {
                 continue;
             }
+            let given = level.given();
             // The scratch state to the node of level `l`. A move is
             // applied where its node's moves were listed, as in the walk
             // (a problem may keep its listing in the state).
@@ -67,10 +71,7 @@ impl<P: Problem> Searcher<'_, P> {
                 if listed != Some(at) {
                     problem.moves(scratch);
                 }
-                let taken = self.levels[at]
-                    .taken
-                    .clone()
-                    .expect("a level above the deepest took a move");
+                let taken = self.levels[at].taken.clone();
                 problem.apply(scratch, &taken);
                 self.split_applies += 1;
                 applied.push(taken);
@@ -78,7 +79,11 @@ impl<P: Problem> Searcher<'_, P> {
             listed = Some(l);
             let depth = depth0 + l + 1;
             let above = (base.depth() < keep).then(|| {
-                path.extend(self.levels[path.len()..l].iter().map(|up| up.given - 1));
+                path.extend(
+                    self.levels[path.len()..l]
+                        .iter()
+                        .map(|up| up.cursor.given() - 1),
+                );
                 base.join(&path)
             });
             let mut moves = problem.moves(scratch);
@@ -86,7 +91,7 @@ impl<P: Problem> Searcher<'_, P> {
             let mut here = Vec::new();
             while let Some(m) = problem.next_move(scratch, &mut moves) {
                 index += 1;
-                if index <= level.given {
+                if index <= given {
                     continue;
                 }
                 if floor.is_some_and(|f| problem.bound(scratch, &m) < f) {
@@ -123,7 +128,7 @@ impl<P: Problem> Searcher<'_, P> {
             }
             // Nothing of this level is the walk's any more; a level that
             // had nothing left is as done.
-            self.levels[l].done = true;
+            self.cursor_mut(l).given |= DONE;
             tasks.extend(here);
         }
         if tasks.is_empty() {
@@ -131,6 +136,29 @@ impl<P: Problem> Searcher<'_, P> {
         }
         ctx.donate(tasks);
         true
+    }
+}
+
+/// The listing of level `l` of a walk: one of its `levels` above the
+/// deepest, or the deepest, `cur`.
+fn cursor<'a, P: Problem>(
+    levels: &'a [Level<P>],
+    cur: &'a Option<Cursor<P>>,
+    l: usize,
+) -> &'a Cursor<P> {
+    match levels.get(l) {
+        Some(level) => &level.cursor,
+        None => cur.as_ref().expect("a level of the walk"),
+    }
+}
+
+impl<P: Problem> Searcher<'_, P> {
+    /// The listing of level `l` ([`cursor`]), to change.
+    fn cursor_mut(&mut self, l: usize) -> &mut Cursor<P> {
+        match self.levels.get_mut(l) {
+            Some(level) => &mut level.cursor,
+            None => self.cur.as_mut().expect("a level of the walk"),
+        }
     }
 }
 

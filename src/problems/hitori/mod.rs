@@ -26,7 +26,7 @@ pub mod solution;
 pub(crate) mod solver;
 pub mod verify;
 
-use crate::engine::{self, Mode, Problem};
+use crate::engine::{self, Mode, PathMove, PathMoves, Problem};
 use crate::input::{InputError, MAX_INPUT_BYTES, read_text};
 use grid::Grid;
 use solver::{BLACK, Layout, Scratch, Shading, UNKNOWN, WHITE};
@@ -131,8 +131,8 @@ impl Problem for Hitori {
     type Node = Option<Shading>;
     type State = Walker;
     /// A child's index: 0 for the first colour that propagates.
-    type Move = u32;
-    type Moves = u32;
+    type Move = PathMove;
+    type Moves = PathMoves;
 
     fn name(&self) -> &'static str {
         "hitori"
@@ -161,21 +161,21 @@ impl Problem for Hitori {
         w.path.top().clone()
     }
 
-    fn moves(&self, w: &mut Walker) -> u32 {
+    fn moves(&self, w: &mut Walker) -> PathMoves {
         let Walker { path, scratch } = w;
         path.moves(|node, out| self.children(node, out, scratch))
     }
 
-    fn next_move(&self, w: &Walker, next: &mut u32) -> Option<u32> {
-        w.path.next_move(next)
+    fn next_move(&self, w: &Walker, moves: &mut PathMoves) -> Option<PathMove> {
+        w.path.next_move(moves)
     }
 
-    fn apply(&self, w: &mut Walker, &i: &u32) {
-        w.path.apply(i)
+    fn apply(&self, w: &mut Walker, m: &PathMove) {
+        w.path.apply(m)
     }
 
-    fn undo(&self, w: &mut Walker, _: &u32) {
-        w.path.undo()
+    fn undo(&self, w: &mut Walker, m: &PathMove) {
+        w.path.undo(m)
     }
 
     fn solution_weight(&self, w: &Walker) -> u64 {

@@ -33,7 +33,7 @@
 
 pub mod half;
 
-use crate::engine::{Mode, Path, Problem, SubtreeCount};
+use crate::engine::{Mode, Path, PathMove, PathMoves, Problem, SubtreeCount};
 use crate::problems::PuzzleError;
 use half::{Half, SIDE, SUM, TOP};
 
@@ -455,8 +455,8 @@ impl Problem for Lines {
     type Node = Partial;
     type State = Walker;
     /// A child's index among its parent's.
-    type Move = u32;
-    type Moves = u32;
+    type Move = PathMove;
+    type Moves = PathMoves;
 
     const ENCODES: bool = true;
 
@@ -511,21 +511,21 @@ impl Problem for Lines {
         w.path.top().clone()
     }
 
-    fn moves(&self, w: &mut Walker) -> u32 {
+    fn moves(&self, w: &mut Walker) -> PathMoves {
         let fo = w.folding;
         w.path.moves(|s, out| self.children(s, out, fo))
     }
 
-    fn next_move(&self, w: &Walker, next: &mut u32) -> Option<u32> {
-        w.path.next_move(next)
+    fn next_move(&self, w: &Walker, moves: &mut PathMoves) -> Option<PathMove> {
+        w.path.next_move(moves)
     }
 
-    fn apply(&self, w: &mut Walker, &i: &u32) {
-        w.path.apply(i)
+    fn apply(&self, w: &mut Walker, m: &PathMove) {
+        w.path.apply(m)
     }
 
-    fn undo(&self, w: &mut Walker, _: &u32) {
-        w.path.undo()
+    fn undo(&self, w: &mut Walker, m: &PathMove) {
+        w.path.undo(m)
     }
 
     fn solution_weight(&self, w: &Walker) -> u64 {
