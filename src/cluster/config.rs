@@ -83,36 +83,39 @@ pub struct RunConfig {
 /// The most worker threads a rank may have.
 pub const MAX_THREADS: usize = 4096;
 
-/// A configuration [`run`](crate::run) refuses, before anything starts:
-/// its text is the one line the command line prints.
+/// A configuration [`run`](crate::run) refuses, before anything starts,
+/// in one line that names the [`RunConfig`] setting (the command line says
+/// it with its flags instead).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum ConfigError {
     /// No worker thread, or more than [`MAX_THREADS`].
-    #[error("--threads must be from 1 to {MAX_THREADS}, got {0}")]
+    #[error("threads (RunConfig::threads) must be from 1 to {MAX_THREADS}, got {0}")]
     Threads(usize),
     /// No initial prefix per worker.
     #[error("the master must deal at least 1 initial prefix per worker")]
     PrefixesPerWorker,
     /// A limit on solutions in count or optimise mode.
-    #[error("--limit stops after N solutions found: use it with --mode all, first or unique")]
+    #[error("a limit on solutions (RunConfig::limit) is for modes all, first and unique")]
     LimitInCount,
     /// A limit of no solution.
-    #[error("--limit must be at least 1")]
+    #[error("a limit on solutions (RunConfig::limit) must be at least 1")]
     ZeroLimit,
     /// A target objective outside optimise mode.
-    #[error("--at-least is for --mode optimise, not {0}")]
+    #[error("a target objective (RunConfig::at_least) is for optimise mode, not {0}")]
     AtLeastMode(Mode),
     /// Checkpoints in first or unique mode, whose answer is not a sum of
     /// units.
-    #[error("--checkpoint and --resume are for count, all and optimise modes, not {0}")]
+    #[error("checkpoints (RunConfig::checkpoint) are for count, all and optimise modes, not {0}")]
     CheckpointMode(Mode),
     /// Checkpoints with a limit: the units left would not know how many
     /// solutions they may still give.
-    #[error("--checkpoint and --resume cannot be used with --limit")]
+    #[error("checkpoints (RunConfig::checkpoint) cannot be used with a limit on solutions")]
     CheckpointLimit,
     /// Checkpoints in all mode with solutions that cannot be rewound to the
     /// last checkpoint (stdout, a callback).
-    #[error("--checkpoint and --resume in all mode need --out FILE (stdout cannot be rewound)")]
+    #[error(
+        "checkpoints (RunConfig::checkpoint) in all mode need the solutions in a file (Solutions::File): a stream cannot be rewound"
+    )]
     CheckpointStream,
 }
 

@@ -116,9 +116,9 @@ pub enum RunError {
 fn interrupted_message(checkpoint: &Option<PathBuf>) -> String {
     match checkpoint {
         Some(p) => format!(
-            "interrupted by a signal; checkpoint written to {0}: continue with --resume {0} and the same problem arguments",
+            "interrupted by a signal; checkpoint written to {}: resume it with the same problem",
             p.display()
         ),
-        None => "interrupted by a signal (with --checkpoint FILE a run can be resumed)".into(),
+        None => "interrupted by a signal (a run with checkpoints can be resumed)".into(),
     }
 }

@@ -217,10 +217,47 @@ pub enum CliError {
     Input(#[from] InputError),
     #[error(transparent)]
     Puzzle(#[from] PuzzleError),
-    #[error(transparent)]
+    #[error("{}", run_message(.0))]
     Run(#[from] RunError),
     #[error(transparent)]
     File(#[from] FileError),
+}
+
+/// A run's error as the command line says it: the library names its
+/// settings (`RunConfig::limit`), the command line its flags (`--limit`).
+fn run_message(e: &RunError) -> String {
+    use hysolve::cluster::ConfigError as C;
+    match e {
+        RunError::Config(c) => match c {
+            C::Threads(n) => format!(
+                "--threads must be from 1 to {}, got {n}",
+                hysolve::cluster::MAX_THREADS
+            ),
+            C::LimitInCount => {
+                "--limit stops after N solutions found: use it with --mode all, first or unique"
+                    .into()
+            }
+            C::ZeroLimit => "--limit must be at least 1".into(),
+            C::AtLeastMode(m) => format!("--at-least is for --mode optimise, not {m}"),
+            C::CheckpointMode(m) => {
+                format!("--checkpoint and --resume are for count, all and optimise modes, not {m}")
+            }
+            C::CheckpointLimit => "--checkpoint and --resume cannot be used with --limit".into(),
+            C::CheckpointStream => {
+                "--checkpoint and --resume in all mode need --out FILE (stdout cannot be rewound)"
+                    .into()
+            }
+            other => other.to_string(),
+        },
+        RunError::Interrupted { checkpoint } => match checkpoint {
+            Some(p) => format!(
+                "interrupted by a signal; checkpoint written to {0}: continue with --resume {0} and the same problem arguments",
+                p.display()
+            ),
+            None => "interrupted by a signal (with --checkpoint FILE a run can be resumed)".into(),
+        },
+        other => other.to_string(),
+    }
 }
 
 impl From<BuildError> for CliError {
