@@ -32,7 +32,7 @@ struct Spec {
 
 /// A node: the chosen elements, and the elements that may still be added
 /// (above the largest chosen one and not next to it).
-#[derive(Clone, Copy)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 struct Set {
     chosen: u64,
     free: u64,
@@ -286,4 +286,63 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         );
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod test {
+    use super::{InPlace, Spec, Values};
+    use hysolve::engine::check;
+
+    /// F(i), F(1) = F(2) = 1.
+    fn fibonacci(i: u32) -> u64 {
+        (1..i).fold((0, 1), |(a, b), _| (b, a + b)).1
+    }
+
+    /// C(n, k).
+    fn binomial(n: u64, k: u64) -> u64 {
+        (0..k).fold(1, |c, i| c * (n - i) / (i + 1))
+    }
+
+    /// The engine's conformance check on each way written on the engine
+    /// (in place, with and without a count cut-off, and as a `Tree`): every
+    /// promise of `Problem` holds, the tree has F(n+2) nodes and
+    /// C(n - k + 1, k) solutions, and below the cut-off the kernel (here
+    /// the default, the moves' own count) agrees.
+    #[test]
+    fn every_way_conforms_and_counts() {
+        assert_eq!((fibonacci(1), fibonacci(2), fibonacci(10)), (1, 1, 55));
+        for n in [1, 4, 12, 20] {
+            let spec = Spec { n, k: n / 4 };
+            let (nodes, solutions) = (
+                fibonacci(n + 2),
+                binomial(u64::from(n - n / 4 + 1), u64::from(n / 4)),
+            );
+            for cutoff in [None, Some(3)] {
+                let what = format!("in place, n = {n}, cut-off {cutoff:?}");
+                let checked =
+                    check(&InPlace { spec, cutoff }).unwrap_or_else(|v| panic!("{what}: {v}"));
+                assert!(checked.whole, "{what}: {checked:?}");
+                assert_eq!(
+                    (checked.nodes, checked.solutions),
+                    (nodes, solutions),
+                    "{what}"
+                );
+                // Subsets of 3 elements exist from n = 5 on.
+                assert_eq!(
+                    checked.kernel_subtrees > 0,
+                    cutoff.is_some() && n >= 5,
+                    "{what}"
+                );
+            }
+            let what = format!("tree, n = {n}");
+            let checked = check(&Values(spec)).unwrap_or_else(|v| panic!("{what}: {v}"));
+            assert!(checked.whole, "{what}: {checked:?}");
+            assert_eq!(
+                (checked.nodes, checked.solutions),
+                (nodes, solutions),
+                "{what}"
+            );
+            assert_eq!(checked.kernel_subtrees, 0, "{what}");
+        }
+    }
 }

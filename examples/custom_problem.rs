@@ -36,12 +36,25 @@ struct Langford {
 /// A partial row: which places are taken, which numbers are placed, and
 /// the number in each place. A worker's state, and, copied, what a task
 /// carries when work is split.
-#[derive(Clone, Copy)]
+#[derive(Debug, Clone, Copy)]
 struct Row {
     taken: u32,
     placed: u32,
     at: [u8; 32],
 }
+
+/// Rows are equal when the same places hold the same numbers: a free
+/// place's entry in `at` is whatever was last there (`undo` leaves it), so
+/// it is not compared (`hysolve::engine::check` compares nodes with `==`).
+impl PartialEq for Row {
+    fn eq(&self, other: &Row) -> bool {
+        self.taken == other.taken
+            && self.placed == other.placed
+            && (0..32).all(|p| self.taken & 1 << p == 0 || self.at[p] == other.at[p])
+    }
+}
+
+impl Eq for Row {}
 
 /// A move: number `k` into the first free place `p` and into `p + k + 1`.
 #[derive(Clone, Copy)]
@@ -65,14 +78,9 @@ impl Problem for Langford {
     type Move = Place;
     type Moves = Numbers;
 
-    fn name(&self) -> &'static str {
-        "langford"
-    }
-
-    fn instance(&self) -> String {
-        let up_to = if self.distinct { " up to reversal" } else { "" };
-        format!("{}{up_to}", self.n)
-    }
+    // A worker's state is a copy of a node: the macro writes `state`,
+    // `load` and `save`.
+    hysolve::state_is_node!();
 
     fn root(&self) -> Row {
         Row {
@@ -80,19 +88,6 @@ impl Problem for Langford {
             placed: 0,
             at: [0; 32],
         }
-    }
-
-    /// Every worker's state starts as a copy of a node (any mode).
-    fn state(&self, _: Mode) -> Row {
-        self.root()
-    }
-
-    fn load(&self, row: &mut Row, node: &Row) {
-        *row = *node;
-    }
-
-    fn save(&self, row: &Row) -> Row {
-        *row
     }
 
     /// Starts listing the moves of a row: every number k not yet placed
@@ -202,4 +197,27 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         );
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod test {
+    use super::Langford;
+    use hysolve::engine::check;
+
+    /// The engine's conformance check on small orders: every promise of
+    /// `Problem` holds, and the counts are OEIS A014552's (each pairing
+    /// and its reversal; half of it up to reversal).
+    #[test]
+    fn conforms_and_counts_the_pairings() {
+        for (n, both_ways) in [(1, 0), (3, 2), (4, 2), (5, 0), (7, 52), (8, 300)] {
+            for distinct in [false, true] {
+                let what = format!("order {n}, distinct {distinct}");
+                let checked =
+                    check(&Langford { n, distinct }).unwrap_or_else(|v| panic!("{what}: {v}"));
+                assert!(checked.whole, "{what}: {checked:?}");
+                let expected = if distinct { both_ways / 2 } else { both_ways };
+                assert_eq!(checked.solutions, expected, "{what}");
+            }
+        }
+    }
 }

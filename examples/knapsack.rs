@@ -116,7 +116,7 @@ impl Knapsack {
 
 /// A node: the items decided (`0..next`), the value and weight packed, and
 /// which items are in.
-#[derive(Clone, Copy)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 struct Packing {
     next: usize,
     value: u64,
@@ -327,4 +327,36 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod test {
+    use super::Knapsack;
+    use hysolve::engine::{check, optimum};
+
+    /// The engine's conformance check on small instances: every promise of
+    /// `Problem` holds, the packings that fit (the leaves, counted in
+    /// count and all mode) are those a brute force over the subsets finds,
+    /// and optimise mode finds the best value among them.
+    #[test]
+    fn conforms_and_finds_the_best_packing() {
+        for (n, seed) in [(1, 1), (8, 1), (12, 2), (16, 3)] {
+            let what = format!("{n} items, seed {seed}");
+            let k = Knapsack::new(n, seed);
+            let (mut fits, mut best) = (0, 0);
+            for subset in 0u32..1 << n {
+                let chosen = (0..n).filter(|&i| subset >> i & 1 == 1);
+                let weight: u64 = chosen.clone().map(|i| k.weight[i]).sum();
+                if weight <= k.capacity {
+                    fits += 1;
+                    best = best.max(chosen.map(|i| k.value[i]).sum());
+                }
+            }
+            let checked = check(&k).unwrap_or_else(|v| panic!("{what}: {v}"));
+            assert!(checked.whole, "{what}: {checked:?}");
+            assert_eq!(checked.solutions, fits, "{what}");
+            let (_, found) = optimum(&k);
+            assert_eq!(found.map(|(value, _)| value), Some(best), "{what}");
+        }
+    }
 }

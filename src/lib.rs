@@ -8,10 +8,12 @@
 //! command line turns it on), checkpoints, and the modes count, all,
 //! first, unique and optimise. A search that prefers values (a node and
 //! its children) implements [`engine::Tree`] instead. `src/engine/README.md`
-//! explains both.
+//! explains both. Call [`engine::check`] from your tests on a small
+//! instance: it says which promise of the trait your code breaks, and at
+//! which node.
 //!
 //! ```
-//! use hysolve::{Mode, Problem, RunConfig, Solutions, run};
+//! use hysolve::{Mode, Problem, RunConfig, Solutions, run, state_is_node};
 //! use std::sync::Arc;
 //!
 //! /// The binary strings of length `n` with no two 1s side by side
@@ -27,12 +29,8 @@
 //!     type State = Bits;  // what each worker moves in place
 //!     type Move = u64;    // the next bit
 //!     type Moves = u64;   // the next bit to try: 0, 1, then 2 (none)
-//!     fn name(&self) -> &'static str { "no-adjacent-ones" }
-//!     fn instance(&self) -> String { self.n.to_string() }
+//!     state_is_node!();  // the state is a copy of the node
 //!     fn root(&self) -> Bits { Bits { len: 0, bits: 0 } }
-//!     fn state(&self, _: Mode) -> Bits { self.root() }
-//!     fn load(&self, s: &mut Bits, node: &Bits) { *s = *node }
-//!     fn save(&self, s: &Bits) -> Bits { *s }
 //!     fn moves(&self, s: &mut Bits) -> u64 { if s.len < self.n { 0 } else { 2 } }
 //!     fn next_move(&self, s: &Bits, next: &mut u64) -> Option<u64> {
 //!         let bit = *next;

@@ -3,6 +3,8 @@
 //! - [`problem`]: the traits a puzzle implements: [`Problem`] (a search in
 //!   place: a worker's state moved by apply and undo) or [`Tree`] (cloned
 //!   nodes, expressed on it); `README.md` explains them;
+//! - `check`: the conformance check of a problem ([`check`]), for a
+//!   user's own tests;
 //! - `task`: a unit of work (a subtree: its node, depth and prefix);
 //! - `context`: what the walk asks of whoever runs it;
 //! - `count`: what a search counts ([`Count`]);
@@ -20,6 +22,7 @@
 //! - [`simd`]: the widest vector instructions the kernels may use
 //!   (`HYSOLVE_SIMD`).
 
+mod check;
 mod context;
 mod count;
 mod expand;
@@ -37,6 +40,7 @@ mod task;
 mod visit;
 mod walk;
 
+pub use check::{CHECK_NODES, Checked, Property, Violation, check, check_up_to};
 pub(crate) use context::Context;
 pub use count::{Count, deeper};
 pub(crate) use expand::expand;

@@ -63,11 +63,17 @@ pub trait Problem: Send + Sync + 'static {
         None
     }
 
-    /// The problem's name on the command line (`queens`, `hitori`, ...).
-    fn name(&self) -> &'static str;
+    /// The problem's name in reports and checkpoints (`queens`,
+    /// `hitori`, ...). The default: the type's name, without its path.
+    fn name(&self) -> &'static str {
+        short_type_name::<Self>()
+    }
 
-    /// A short description of the instance (`14`, a file name, ...).
-    fn instance(&self) -> String;
+    /// A short description of the instance (`14`, a file name, ...), in
+    /// reports and checkpoints. The default: none.
+    fn instance(&self) -> String {
+        String::new()
+    }
 
     /// The empty partial solution.
     fn root(&self) -> Self::Node;
@@ -174,6 +180,63 @@ pub trait Problem: Send + Sync + 'static {
     }
 }
 
+/// The name of type `T` without its path (`Queens` for
+/// `hysolve::problems::queens::Queens`, `Grid<3>` for a generic one).
+fn short_type_name<T: ?Sized>() -> &'static str {
+    let full = std::any::type_name::<T>();
+    let plain = full.split('<').next().unwrap_or(full);
+    match plain.rfind("::") {
+        Some(i) => &full[i + 2..],
+        None => full,
+    }
+}
+
+/// Writes [`Problem::state`], [`Problem::load`] and [`Problem::save`] for a
+/// problem whose state is its node (`type State = Self::Node`, a `Clone`
+/// type): the state is the root at first, and a copy of the node loaded.
+/// Put it inside the `impl Problem` block.
+///
+/// ```
+/// use hysolve::{Problem, state_is_node};
+///
+/// /// The strings of `n` bits.
+/// struct Strings(u32);
+///
+/// impl Problem for Strings {
+///     type Node = (u32, u64);
+///     type State = (u32, u64);
+///     type Move = u64;
+///     type Moves = u64;
+///     state_is_node!();
+///     fn root(&self) -> (u32, u64) { (0, 0) }
+///     fn moves(&self, s: &mut (u32, u64)) -> u64 { if s.0 < self.0 { 0 } else { 2 } }
+///     fn next_move(&self, _: &(u32, u64), next: &mut u64) -> Option<u64> {
+///         (*next < 2).then(|| { *next += 1; *next - 1 })
+///     }
+///     fn apply(&self, s: &mut (u32, u64), &b: &u64) { *s = (s.0 + 1, s.1 << 1 | b) }
+///     fn undo(&self, s: &mut (u32, u64), _: &u64) { *s = (s.0 - 1, s.1 >> 1) }
+///     fn solution_weight(&self, s: &(u32, u64)) -> u64 { u64::from(s.0 == self.0) }
+///     fn render(&self, s: &(u32, u64), out: &mut String) { out.push_str(&s.1.to_string()) }
+/// }
+///
+/// assert_eq!(hysolve::engine::check(&Strings(6)).unwrap().solutions, 64);
+/// assert_eq!(Strings(6).name(), "Strings");
+/// ```
+#[macro_export]
+macro_rules! state_is_node {
+    () => {
+        fn state(&self, _: $crate::Mode) -> Self::State {
+            $crate::Problem::root(self)
+        }
+        fn load(&self, state: &mut Self::State, node: &Self::Node) {
+            state.clone_from(node);
+        }
+        fn save(&self, state: &Self::State) -> Self::Node {
+            state.clone()
+        }
+    };
+}
+
 /// Counts the subtree under the node `state` stands on (the node
 /// included, `state` left there) by the moves alone, recursively: what
 /// [`Problem::count_subtree`] does by default, and what a kernel's tests
@@ -224,6 +287,28 @@ pub fn count_by_moves<P: Problem + ?Sized>(p: &P, state: &mut P::State) -> Subtr
 /// Simpler to write than [`Problem`], which every `Tree` is (its state is
 /// the path of nodes from the task's root), at the cost of a node's
 /// construction for every child.
+///
+/// ```
+/// use hysolve::{Mode, RunConfig, Solutions, engine::Tree, run};
+///
+/// /// The ways to climb `n` stairs by steps of 1 or 2: a node is the
+/// /// stairs climbed so far.
+/// struct Stairs(u32);
+///
+/// impl Tree for Stairs {
+///     type Node = u32;
+///     fn root(&self) -> u32 { 0 }
+///     fn children(&self, &at: &u32, out: &mut Vec<u32>) {
+///         out.extend([at + 1, at + 2].into_iter().filter(|&c| c <= self.0));
+///     }
+///     fn solution_weight(&self, &at: &u32) -> u64 { u64::from(at == self.0) }
+///     fn render(&self, at: &u32, out: &mut String) { out.push_str(&at.to_string()) }
+/// }
+///
+/// let config = RunConfig::new(Mode::Count).threads(2);
+/// let outcome = run(std::sync::Arc::new(Stairs(30)), &config, Solutions::Discard);
+/// assert_eq!(outcome.unwrap().unwrap().solutions, 1_346_269); // Fibonacci
+/// ```
 pub trait Tree: Send + Sync + 'static {
     /// A partial solution. Cloned when work is split, so keep it small.
     type Node: Clone + Send + 'static;
@@ -243,11 +328,15 @@ pub trait Tree: Send + Sync + 'static {
         None
     }
 
-    /// As [`Problem::name`].
-    fn name(&self) -> &'static str;
+    /// As [`Problem::name`] (the default: the type's name).
+    fn name(&self) -> &'static str {
+        short_type_name::<Self>()
+    }
 
-    /// As [`Problem::instance`].
-    fn instance(&self) -> String;
+    /// As [`Problem::instance`] (the default: none).
+    fn instance(&self) -> String {
+        String::new()
+    }
 
     /// The empty partial solution.
     fn root(&self) -> Self::Node;

@@ -34,7 +34,7 @@ use std::path::Path;
 type Bits = [u64; 4];
 
 /// A square filled up to `step` (given cells included).
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Square {
     step: u16,
     vals: [u16; 256],

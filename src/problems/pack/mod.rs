@@ -74,7 +74,9 @@ pub use dispatch::WithPack;
 pub use layout::{Layout, labels};
 pub use walk::{List, Rule};
 
-/// A partial packing.
+/// A partial packing. Two are equal when they hold the same placements:
+/// `placed` past `count` keeps what an undone placement left there, which
+/// nothing reads.
 #[derive(Debug, Clone)]
 pub struct Packing<const W: usize> {
     empty: Bits<W>,
@@ -86,6 +88,20 @@ pub struct Packing<const W: usize> {
     rest: u32,
     imbalance: i32,
 }
+
+impl<const W: usize> PartialEq for Packing<W> {
+    fn eq(&self, other: &Self) -> bool {
+        let n = usize::from(self.count);
+        self.count == other.count
+            && self.placed[..n] == other.placed[..n]
+            && self.empty == other.empty
+            && self.left == other.left
+            && self.rest == other.rest
+            && self.imbalance == other.imbalance
+    }
+}
+
+impl<const W: usize> Eq for Packing<W> {}
 
 /// A packing instance on a board of `W` words.
 #[derive(Debug, Clone)]

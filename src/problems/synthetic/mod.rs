@@ -56,7 +56,7 @@ pub const MAX_DEAD_DEPTH: u32 = 30;
 pub const MAX_MIN_DEPTH: u32 = 64;
 
 /// A node of the synthetic tree.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SynNode {
     key: u64,
     budget: u64,

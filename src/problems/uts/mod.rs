@@ -33,7 +33,7 @@ pub struct Uts {
 /// A node: its random state, its depth (the root's is 0), and how many
 /// children it has, drawn once when the node is made (the walk asks twice:
 /// whether it is a leaf, then for its children).
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Node {
     state: [u8; 20],
     depth: u32,
