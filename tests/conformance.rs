@@ -3,6 +3,9 @@
 //! by node, in every mode, split over and over, and below its count
 //! cut-off against its kernel, and finds the known number of solutions.
 
+mod common;
+
+use common::queens_xc;
 use hysolve::engine::{Checked, Mode, Problem, check, check_up_to, sequential};
 use hysolve::problems::clique::{Clique, Graph, dimacs, families};
 use hysolve::problems::hitori::Hitori;
@@ -77,25 +80,6 @@ fn queens() {
     assert!(!c.whole);
     assert_eq!((c.nodes, c.solutions), (200_000, 0));
     assert!(c.kernel_subtrees > 0, "queens 13: {c:?}");
-}
-
-/// N queens as exact cover (the generator of tests/xc.rs): rows and
-/// columns primary, diagonals secondary.
-fn queens_xc(n: usize) -> String {
-    let mut s = format!("| {n} queens\n");
-    let rows = (0..n).map(|i| format!("r{i}"));
-    let cols = (0..n).map(|j| format!("c{j}"));
-    let diags = (0..2 * n - 1).flat_map(|d| [format!("a{d}"), format!("b{d}")]);
-    s += &rows.chain(cols).collect::<Vec<_>>().join(" ");
-    s += " | ";
-    s += &diags.collect::<Vec<_>>().join(" ");
-    s += "\n";
-    for i in 0..n {
-        for j in 0..n {
-            s += &format!("r{i} c{j} a{} b{}\n", i + j, i + n - 1 - j);
-        }
-    }
-    s
 }
 
 /// Exact cover on both search structures: the files of examples/xc with

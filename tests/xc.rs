@@ -7,7 +7,7 @@
 
 mod common;
 
-use common::{CONFIGS, blocks, run_threads as run};
+use common::{CONFIGS, blocks, queens_xc as queens, run_threads as run};
 use hysolve::engine::Mode;
 use hysolve::problems::pack::export::export_xc;
 use hysolve::problems::pack::figure::Figure;
@@ -20,24 +20,6 @@ use hysolve::problems::xc::verify::verify;
 use proptest::prelude::*;
 use std::collections::HashSet;
 use std::sync::Arc;
-
-/// N queens: rows and columns primary, diagonals secondary.
-fn queens(n: usize) -> String {
-    let mut s = format!("| {n} queens\n");
-    let rows = (0..n).map(|i| format!("r{i}"));
-    let cols = (0..n).map(|j| format!("c{j}"));
-    let diags = (0..2 * n - 1).flat_map(|d| [format!("a{d}"), format!("b{d}")]);
-    s += &rows.chain(cols).collect::<Vec<_>>().join(" ");
-    s += " | ";
-    s += &diags.collect::<Vec<_>>().join(" ");
-    s += "\n";
-    for i in 0..n {
-        for j in 0..n {
-            s += &format!("r{i} c{j} a{} b{}\n", i + j, i + n - 1 - j);
-        }
-    }
-    s
-}
 
 /// Langford pairings of 1..n: number k at slots j and j + k + 1 (each
 /// pairing and its reversal counted).

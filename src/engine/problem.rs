@@ -237,6 +237,32 @@ macro_rules! state_is_node {
     };
 }
 
+/// Writes [`Problem::next_move`], [`Problem::apply`] and [`Problem::undo`]
+/// for a problem whose state holds a [`Path`] in the field named (the
+/// moves are the path's: `type Move = PathMove; type Moves = PathMoves;`).
+/// Put it inside the `impl Problem` block: `path_moves!(path);`.
+#[macro_export]
+macro_rules! path_moves {
+    ($field:ident) => {
+        #[inline]
+        fn next_move(
+            &self,
+            state: &Self::State,
+            moves: &mut $crate::engine::PathMoves,
+        ) -> Option<$crate::engine::PathMove> {
+            state.$field.next_move(moves)
+        }
+        #[inline]
+        fn apply(&self, state: &mut Self::State, m: &$crate::engine::PathMove) {
+            state.$field.apply(m)
+        }
+        #[inline]
+        fn undo(&self, state: &mut Self::State, m: &$crate::engine::PathMove) {
+            state.$field.undo(m)
+        }
+    };
+}
+
 /// Counts the subtree under the node `state` stands on (the node
 /// included, `state` left there) by the moves alone, recursively: what
 /// [`Problem::count_subtree`] does by default, and what a kernel's tests

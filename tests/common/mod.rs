@@ -199,3 +199,22 @@ pub fn blocks(bytes: &[u8]) -> Vec<String> {
         .filter(|b| !b.is_empty())
         .collect()
 }
+
+/// N queens in Knuth's exact-cover format: rows and columns primary,
+/// diagonals secondary (examples/xc/queens-13.xc is `queens_xc(13)`).
+pub fn queens_xc(n: usize) -> String {
+    let mut s = format!("| {n} queens\n");
+    let rows = (0..n).map(|i| format!("r{i}"));
+    let cols = (0..n).map(|j| format!("c{j}"));
+    let diags = (0..2 * n - 1).flat_map(|d| [format!("a{d}"), format!("b{d}")]);
+    s += &rows.chain(cols).collect::<Vec<_>>().join(" ");
+    s += " | ";
+    s += &diags.collect::<Vec<_>>().join(" ");
+    s += "\n";
+    for i in 0..n {
+        for j in 0..n {
+            s += &format!("r{i} c{j} a{} b{}\n", i + j, i + n - 1 - j);
+        }
+    }
+    s
+}

@@ -166,17 +166,7 @@ impl Problem for Hitori {
         path.moves(|node, out| self.children(node, out, scratch))
     }
 
-    fn next_move(&self, w: &Walker, moves: &mut PathMoves) -> Option<PathMove> {
-        w.path.next_move(moves)
-    }
-
-    fn apply(&self, w: &mut Walker, m: &PathMove) {
-        w.path.apply(m)
-    }
-
-    fn undo(&self, w: &mut Walker, m: &PathMove) {
-        w.path.undo(m)
-    }
+    crate::path_moves!(path);
 
     fn solution_weight(&self, w: &Walker) -> u64 {
         w.path.top().as_ref().is_some_and(|s| s.unknown == 0) as u64

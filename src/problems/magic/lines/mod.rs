@@ -516,17 +516,7 @@ impl Problem for Lines {
         w.path.moves(|s, out| self.children(s, out, fo))
     }
 
-    fn next_move(&self, w: &Walker, moves: &mut PathMoves) -> Option<PathMove> {
-        w.path.next_move(moves)
-    }
-
-    fn apply(&self, w: &mut Walker, m: &PathMove) {
-        w.path.apply(m)
-    }
-
-    fn undo(&self, w: &mut Walker, m: &PathMove) {
-        w.path.undo(m)
-    }
+    crate::path_moves!(path);
 
     fn solution_weight(&self, w: &Walker) -> u64 {
         Self::square_weight(w.path.top(), w.folding)
