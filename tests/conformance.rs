@@ -314,14 +314,14 @@ fn clique() {
 
 /// The synthetic tree, whose solutions are exactly its `leaves` whatever
 /// the seed, with the solutions spread or behind every dead subtree
-/// (`needle`, with one leaf: with more, the needle's budget never splits
-/// and its path has no end).
+/// (`needle`).
 #[test]
 fn synthetic() {
     for (seed, leaves, needle, dead_depth) in [
         (1, 100, false, 8),
         (7, 300, false, 4),
         (3, 1, true, 6),
+        (4, 50, true, 4),
         (5, 1, false, 6),
     ] {
         let tree = Synthetic {

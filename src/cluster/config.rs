@@ -29,6 +29,7 @@ pub const DEFAULT_RAMP_UP: u64 = 20_000_000;
 /// assert_eq!(RunConfig::default().mode, Mode::Count);
 /// ```
 #[derive(Clone)]
+#[non_exhaustive]
 pub struct RunConfig {
     /// What the search looks for.
     pub mode: Mode,

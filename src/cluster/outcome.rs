@@ -7,8 +7,10 @@ use super::sink::FileError;
 use crate::engine::{Mode, Prefix};
 use std::path::PathBuf;
 
-/// The answer, as the master knows it at the end.
+/// The answer, as the master knows it at the end (fields will grow: read
+/// them, do not build one).
 #[derive(Debug)]
+#[non_exhaustive]
 pub struct Outcome {
     /// The mode the run searched in.
     pub mode: Mode,
@@ -44,6 +46,7 @@ pub struct Outcome {
 
 /// An improvement on the incumbent of a branch and bound.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[non_exhaustive]
 pub struct Improvement {
     /// Seconds from the start (`RunConfig::started`) to when the master
     /// learnt it.

@@ -21,7 +21,7 @@ pub struct Args {
     /// Depth of the solution-free subtrees hanging off the tree
     #[arg(long, default_value_t = Synthetic::default().dead_depth)]
     pub dead_depth: u32,
-    /// Put the solutions behind every other leaf in child order
+    /// Put the solutions last in child order, behind the dead subtrees of the levels above them
     #[arg(long)]
     pub needle: bool,
     /// Extra hashing rounds per node (simulated node cost)

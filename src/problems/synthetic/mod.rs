@@ -11,9 +11,11 @@
 //! therefore exactly `leaves`, whatever the seed: an answer known without
 //! running any search.
 //!
-//! With `needle`, the whole budget always goes to the last child: the
-//! solutions are the very last leaves in child order, behind every dead
-//! subtree (the worst case for `first` mode).
+//! With `needle`, the budget goes to the last children: all of it to the
+//! last, or, from a budget of 2, one to the child before it and the rest
+//! to the last (so that the budgets on the path fall and it ends). Every
+//! solution then lies behind the dead subtrees of the levels above it in
+//! child order (the worst case for `first` mode).
 
 use crate::engine::Tree;
 use crate::problems::PuzzleError;
@@ -31,7 +33,7 @@ pub struct Synthetic {
     pub min_depth: u32,
     /// Depth of the solution-free subtrees hanging off the tree
     pub dead_depth: u32,
-    /// Put the solutions behind every other leaf in child order
+    /// Put the solutions last in child order, behind the dead subtrees of the levels above them
     pub needle: bool,
     /// Extra hashing rounds per node (simulated node cost)
     pub work: u32,
@@ -101,6 +103,11 @@ impl Synthetic {
         if self.needle {
             let mut parts = vec![0; k];
             parts[k - 1] = budget;
+            if budget >= 2 {
+                // (k >= 2 here: a budget of 2 or more has 2 to 5 children.)
+                parts[k - 1] -= 1;
+                parts[k - 2] = 1;
+            }
             return parts;
         }
         let weights: Vec<u128> = (0..k)
@@ -263,5 +270,20 @@ mod test {
             "dead subtrees before the needle: {}",
             c.nodes
         );
+    }
+
+    /// With more than one leaf, the needle's budget falls by one a level
+    /// (it used to go whole to the last child, a path without end), and
+    /// the first solution still comes after the root's dead subtrees.
+    #[test]
+    fn a_needle_of_many_leaves_ends() {
+        let t = Synthetic {
+            needle: true,
+            ..tree(3, 40)
+        };
+        let (c, found) = sequential(&t, Mode::All);
+        assert_eq!((c.solutions, found.len()), (40, 40));
+        let (first, _) = sequential(&t, Mode::First);
+        assert!(first.nodes > 10, "nodes before the first: {}", first.nodes);
     }
 }
