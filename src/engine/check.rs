@@ -197,17 +197,16 @@ where
         // Visit the node the state stands on (at `path`).
         nodes += 1;
         solutions += p.solution_weight(&state);
-        let loaded_moves = node_checks(p, &mut state, &mut fresh, &path)?;
-        let before = p.save(&state);
+        let (before, loaded_moves) = node_checks(p, &mut state, &mut fresh, &path)?;
         let moves = p.moves(&mut state);
-        let after = p.save(&state);
-        if after != before {
-            return Err(violation(
-                Property::MovesKeepTheNode,
-                &path,
-                format!("saved {before:?} before moves, {after:?} after"),
-            ));
-        }
+        kept(
+            p,
+            &state,
+            &before,
+            Property::MovesKeepTheNode,
+            &path,
+            "moves",
+        )?;
         stack.push(Frame {
             moves,
             given: 0,
@@ -247,30 +246,53 @@ where
             };
             let m = parent.taken.take().expect("the move to this node");
             p.undo(&mut state, &m);
-            let back = p.save(&state);
-            if back != parent.before {
-                return Err(violation(
-                    Property::UndoRestores,
-                    &path,
-                    format!(
-                        "undo of the move to this node left {back:?}, not its parent {:?}",
-                        parent.before
-                    ),
-                ));
-            }
+            kept(
+                p,
+                &state,
+                &parent.before,
+                Property::UndoRestores,
+                &path,
+                "undo of the move to this node",
+            )?;
             path.pop();
         }
     }
 }
 
+/// Whether `state` stands where it stood, on `before`, after `what`: a
+/// violation of `property` at `path` otherwise.
+fn kept<P>(
+    p: &P,
+    state: &P::State,
+    before: &P::Node,
+    property: Property,
+    path: &[u32],
+    what: &str,
+) -> Result<(), Violation>
+where
+    P: Problem,
+    P::Node: PartialEq + Debug,
+{
+    let after = p.save(state);
+    if after != *before {
+        return Err(violation(
+            property,
+            path,
+            format!("{what} left {after:?}, not {before:?}"),
+        ));
+    }
+    Ok(())
+}
+
 /// The checks of one node on its own: save and load (and encode and
-/// decode) round-trip. Returns how many moves the loaded copy lists.
+/// decode) round-trip. Returns the node saved, and how many moves the
+/// loaded copy lists.
 fn node_checks<P>(
     p: &P,
     state: &mut P::State,
     fresh: &mut P::State,
     path: &[u32],
-) -> Result<u64, Violation>
+) -> Result<(P::Node, u64), Violation>
 where
     P: Problem,
     P::Node: PartialEq + Debug,
@@ -311,7 +333,7 @@ where
     while p.next_move(fresh, &mut moves).is_some() {
         listed += 1;
     }
-    Ok(listed)
+    Ok((node, listed))
 }
 
 /// Count and all mode find the same (weighted) solutions, `solutions`,
@@ -375,6 +397,54 @@ impl<N> Context<N> for Splitter<N> {
     }
 }
 
+/// Walks `p`'s tree in `mode` as one worker whose context wants work at
+/// a pseudo-random third of its looks (from `seed`), pausing every
+/// `budget` nodes, until every split-off task is walked too; each split
+/// task's prefix must replay from the root to its node. Returns what the
+/// walks counted, the solutions they listed, and the splits made. (The
+/// walk's own test of splits runs it too.)
+pub(super) fn split_walk<P>(
+    p: &P,
+    mode: Mode,
+    seed: u64,
+    budget: u64,
+) -> Result<(Count, Vec<String>, u64), Violation>
+where
+    P: Problem,
+    P::Node: PartialEq + Debug,
+{
+    let mut ctx = Splitter {
+        seed,
+        queue: vec![Task {
+            prefix: Prefix::root(),
+            depth: 0,
+            node: p.root(),
+        }],
+        found: Vec::new(),
+        splits: 0,
+    };
+    let mut searcher = Searcher::new(p, mode);
+    while let Some(task) = ctx.queue.pop() {
+        if task.depth > 0 {
+            let replayed = replay(p, mode, &task.prefix);
+            if replayed.as_ref() != Some(&task.node) {
+                return Err(violation(
+                    Property::SplitsAreExact,
+                    &task.prefix.0,
+                    format!(
+                        "a split gave {:?} here, and replaying its prefix from the root gave {replayed:?}",
+                        task.node
+                    ),
+                ));
+            }
+        }
+        if searcher.begin(&task, &mut ctx) {
+            while !searcher.resume(&task, &mut ctx, budget) {}
+        }
+    }
+    Ok((searcher.counters(), ctx.found, ctx.splits))
+}
+
 /// Walks split over and over, paused every few nodes, in `mode`, visit the
 /// nodes and solutions of one walk, and each split task's prefix replays
 /// to its node. Returns the splits made.
@@ -384,67 +454,35 @@ where
     P::Node: PartialEq + Debug,
 {
     let (whole, mut listed) = sequential(p, mode);
+    listed.sort();
     let mut splits = 0;
     for seed in [0x9E37_79B9_7F4A_7C15u64, 0xD6E8_FEB8_6659_FD93] {
-        let mut ctx = Splitter {
-            seed,
-            queue: vec![Task {
-                prefix: Prefix::root(),
-                depth: 0,
-                node: p.root(),
-            }],
-            found: Vec::new(),
-            splits: 0,
-        };
-        let mut searcher = Searcher::new(p, mode);
-        let budget = 7 + seed % 13;
-        while let Some(task) = ctx.queue.pop() {
-            if task.depth > 0 {
-                let replayed = replay(p, mode, &task.prefix);
-                if replayed.as_ref() != Some(&task.node) {
-                    return Err(violation(
-                        Property::SplitsAreExact,
-                        &task.prefix.0,
-                        format!(
-                            "a split gave {:?} here, and replaying its prefix from the root gave {replayed:?}",
-                            task.node
-                        ),
-                    ));
-                }
-            }
-            if searcher.begin(&task, &mut ctx) {
-                while !searcher.resume(&task, &mut ctx, budget) {}
-            }
-        }
+        let (count, mut found, made) = split_walk(p, mode, seed, 7 + seed % 13)?;
         let Count {
             nodes, solutions, ..
-        } = searcher.counters();
+        } = count;
         if (nodes, solutions) != (whole.nodes, whole.solutions) {
             return Err(violation(
                 Property::SplitsAreExact,
                 &[],
                 format!(
-                    "in {mode:?} mode, walks split {} times visit {nodes} nodes and {solutions} solutions, \
+                    "in {mode:?} mode, walks split {made} times visit {nodes} nodes and {solutions} solutions, \
                      one walk {} and {}",
-                    ctx.splits, whole.nodes, whole.solutions
+                    whole.nodes, whole.solutions
                 ),
             ));
         }
         if mode.keeps_solutions() {
-            ctx.found.sort();
-            listed.sort();
-            if ctx.found != listed {
+            found.sort();
+            if found != listed {
                 return Err(violation(
                     Property::SplitsAreExact,
                     &[],
-                    format!(
-                        "walks split {} times list other solutions than one walk",
-                        ctx.splits
-                    ),
+                    format!("walks split {made} times list other solutions than one walk"),
                 ));
             }
         }
-        splits += ctx.splits;
+        splits += made;
     }
     Ok(splits)
 }
@@ -467,14 +505,14 @@ where
         if path.len() >= cutoff {
             let before = p.save(&state);
             let kernel = p.count_subtree(&mut state);
-            let after = p.save(&state);
-            if after != before {
-                return Err(violation(
-                    Property::KernelAgrees,
-                    &path,
-                    format!("count_subtree moved the state from {before:?} to {after:?}"),
-                ));
-            }
+            kept(
+                p,
+                &state,
+                &before,
+                Property::KernelAgrees,
+                &path,
+                "count_subtree",
+            )?;
             let moves = count_by_moves(p, &mut state);
             let same_depth = kernel.depth.is_none() || kernel.depth == moves.depth;
             if kernel.nodes != moves.nodes || kernel.solutions != moves.solutions || !same_depth {

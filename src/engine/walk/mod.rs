@@ -146,7 +146,7 @@ impl<'p, P: Problem> Searcher<'p, P> {
     }
 
     /// Walks the subtree of `task` to the end, or until `ctx.stop()`.
-    pub(crate) fn run<C: Context<P::Node>>(&mut self, task: &Task<P::Node>, ctx: &mut C) {
+    pub(super) fn run<C: Context<P::Node>>(&mut self, task: &Task<P::Node>, ctx: &mut C) {
         if self.begin(task, ctx) {
             self.resume(task, ctx, u64::MAX);
         }

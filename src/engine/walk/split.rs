@@ -165,7 +165,7 @@ impl<P: Problem> Searcher<'_, P> {
 #[cfg(test)]
 mod test {
     use super::*;
-    use crate::engine::prefix::Prefix;
+    use crate::engine::check::split_walk;
     use crate::engine::sequential::walk_alone;
 
     /// A random tree walked in place: a node is its depth and a hash of
@@ -261,37 +261,6 @@ mod test {
         }
     }
 
-    /// Wants work at a pseudo-random third of its looks, and keeps what a
-    /// split gives in a queue, with the solutions found.
-    struct Greedy {
-        seed: u64,
-        queue: Vec<Task<(u32, u64)>>,
-        found: Vec<String>,
-        splits: u64,
-    }
-
-    impl Context<(u32, u64)> for Greedy {
-        fn stop(&self) -> bool {
-            false
-        }
-        fn wants_work(&self) -> bool {
-            // The seed moves in `donate` (xorshift) and in `found`, so the
-            // pattern shifts as the walk goes.
-            (self.seed >> 17).is_multiple_of(3)
-        }
-        fn donate(&mut self, tasks: Vec<Task<(u32, u64)>>) {
-            self.splits += 1;
-            self.seed ^= self.seed << 13;
-            self.seed ^= self.seed >> 7;
-            self.seed ^= self.seed << 17;
-            self.queue.extend(tasks);
-        }
-        fn found(&mut self, text: &str) {
-            self.seed = self.seed.wrapping_mul(MUL).wrapping_add(1);
-            self.found.push(text.to_owned());
-        }
-    }
-
     #[test]
     fn the_inverse_multiplier_inverts() {
         assert_eq!(MUL.wrapping_mul(INV), 1);
@@ -307,29 +276,17 @@ mod test {
         reference.found.sort();
         assert!(whole.nodes > 10_000, "a tree of {} nodes", whole.nodes);
         for seed in 1..=16u64 {
-            let mut ctx = Greedy {
-                seed: seed.wrapping_mul(MUL),
-                queue: vec![Task {
-                    prefix: Prefix::root(),
-                    depth: 0,
-                    node: Hashed.root(),
-                }],
-                found: Vec::new(),
-                splits: 0,
-            };
-            // One searcher for every task, as a worker keeps one.
-            let mut s = Searcher::new(&Hashed, Mode::All);
-            while let Some(task) = ctx.queue.pop() {
-                if s.begin(&task, &mut ctx) {
-                    while !s.resume(&task, &mut ctx, 700 + seed * 13) {}
-                }
-            }
+            // One searcher for every task, as a worker keeps one; the
+            // conformance check's split walk (prefixes replayed too).
+            let (count, mut found, splits) =
+                split_walk(&Hashed, Mode::All, seed.wrapping_mul(MUL), 700 + seed * 13)
+                    .unwrap_or_else(|v| panic!("seed {seed}: {v}"));
             let at = format!("seed {seed}");
-            assert!(ctx.splits > 20, "{at}: {} splits", ctx.splits);
-            assert_eq!(s.counters().nodes, whole.nodes, "{at}");
-            assert_eq!(s.counters().solutions, whole.solutions, "{at}");
-            ctx.found.sort();
-            assert_eq!(ctx.found, reference.found, "{at}");
+            assert!(splits > 20, "{at}: {splits} splits");
+            assert_eq!(count.nodes, whole.nodes, "{at}");
+            assert_eq!(count.solutions, whole.solutions, "{at}");
+            found.sort();
+            assert_eq!(found, reference.found, "{at}");
         }
     }
 }
