@@ -13,20 +13,24 @@ export OMPI_ALLOW_RUN_AS_ROOT := 1
 export OMPI_ALLOW_RUN_AS_ROOT_CONFIRM := 1
 MPIRUN := mpirun --oversubscribe --bind-to none
 
-.PHONY: all deps build run test check test-scheduler lint lint-clippy no-mpi aarch64 bench bench-deps bench-clique bench-ranks sweep sim-validate sim-sweep verify clean
+.PHONY: all deps deps-build build run test check test-scheduler lint lint-clippy no-mpi aarch64 bench bench-deps bench-clique bench-ranks sweep sim-validate sim-sweep verify clean
 
 all: build
 
 # Installs what the build and the tests use, when missing (.ci/deps.sh:
-# OpenMPI, libclang, shellcheck, Chromium, with apt-get as root or through
-# sudo; one line naming what to install by hand where it cannot).
+# OpenMPI, libclang, shellcheck, Chromium, cliquer, with apt-get as root or
+# through sudo; one line naming what to install by hand where it cannot).
+# `deps-build` (make build, make run) asks only for OpenMPI and libclang.
 # DPKG_QUERY and LIBCLANG_DIRS exist for tests/deps.rs.
 DPKG_QUERY ?= dpkg-query
 LIBCLANG_DIRS ?= /usr/lib /usr/lib/* /usr/lib64 /usr/local/lib /usr/local/lib/* /usr/lib/llvm-*/lib /usr/local/llvm*/lib
 deps:
 	@DPKG_QUERY="$(DPKG_QUERY)" LIBCLANG_DIRS="$(LIBCLANG_DIRS)" CARGO="$(CARGO)" $(SHELL) .ci/deps.sh
 
-build: deps
+deps-build:
+	@BUILD_ONLY=1 DPKG_QUERY="$(DPKG_QUERY)" LIBCLANG_DIRS="$(LIBCLANG_DIRS)" CARGO="$(CARGO)" $(SHELL) .ci/deps.sh
+
+build: deps-build
 	$(CARGO) build --release
 
 # The main job: the seed's 25x25 Hitori timing grid (5431 s serial in the
@@ -54,6 +58,8 @@ endif
 lint: deps
 	$(CARGO) fmt --all -- --check
 	RUSTDOCFLAGS="-D warnings" $(CARGO) doc --workspace --no-deps
+	# The library could be published as it is: its package builds alone.
+	$(CARGO) package -p hysolve --allow-dirty --quiet
 	shellcheck pbs/*.sh tests/scheduler/* tests/verify.sh .ci/deps.sh .ci/run tools/peers/*
 
 lint-clippy: deps
@@ -104,22 +110,24 @@ aarch64:
 # Slurm. What .ci/run runs. 18 minutes from a clean clone on a 2-core AMD EPYC (AVX-512), the build included (d48fa89).
 test: lint no-mpi aarch64
 	$(CARGO) build --release
-	$(CARGO) test --release --lib --bins --tests
+	$(CARGO) test --release --lib --tests
 	$(CARGO) test --release --doc
 	$(MAKE) test-scheduler
 	$(MAKE) lint-clippy
 
-# The fast loop for developers, on a built tree (under 5 minutes on 2
-# cores): format, clippy, unit tests, and the integration tests that need
-# neither mpirun nor a browser nor long counts.
+# The fast loop for developers, on a built tree (under 3 minutes on 2
+# cores): format, clippy, unit tests, the doc tests, and the integration
+# tests that need neither mpirun nor a browser nor the long counts (the
+# puzzles' counts in every configuration and the independent checkers are
+# make test's).
 check:
 	$(CARGO) fmt --all -- --check
 	$(CARGO) build --release
-	$(CARGO) test --release --workspace --lib --bins
-	$(CARGO) test --release -p hysolve --test layers --test engine --test hitori --test magic \
-	  --test pack --test xc --test simd --test uts --test independent
+	$(CARGO) test --release --workspace --lib
+	$(CARGO) test --release -p hysolve-tools --bin hysolve-sweep --test bench
+	$(CARGO) test --release -p hysolve --test layers --test engine --test check \
+	  --test conformance --test magic --test xc --test simd --test uts --test clique
 	$(CARGO) test --release -p hysolve-cli --test fuzz
-	$(CARGO) test --release -p hysolve-tools --test bench
 	$(CARGO) test --release --doc -p hysolve
 	$(MAKE) lint-clippy
 

@@ -11,7 +11,9 @@
 #
 # Environment (for tests/deps.rs): DPKG_QUERY, the dpkg-query to ask;
 # LIBCLANG_DIRS, the folders (globs) searched for libclang without dpkg.
-# BENCH_PEERS=1 (make bench-deps) also asks for the benchmarks' peers.
+# BENCH_PEERS=1 (make bench-deps) also asks for the benchmarks' peers;
+# BUILD_ONLY=1 (make build, make run) asks only for what building and
+# running hysolve needs (OpenMPI, libclang), not for the tests' tools.
 set -u
 
 DPKG_QUERY=${DPKG_QUERY:-dpkg-query}
@@ -54,10 +56,12 @@ else
     done
     has_libclang "${candidates[@]}" || missing="$missing libclang-dev"
 fi
-shellcheck --version >/dev/null 2>&1 || missing="$missing shellcheck"
-command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>&1 ||
-    command -v google-chrome >/dev/null 2>&1 || missing="$missing chromium"
-command -v cliquer >/dev/null 2>&1 || missing="$missing cliquer"
+if [ -z "${BUILD_ONLY:-}" ]; then
+    shellcheck --version >/dev/null 2>&1 || missing="$missing shellcheck"
+    command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>&1 ||
+        command -v google-chrome >/dev/null 2>&1 || missing="$missing chromium"
+    command -v cliquer >/dev/null 2>&1 || missing="$missing cliquer"
+fi
 # `make bench` only: the generator of Simon Tatham's Singles, our Hitori
 # generator's peer.
 if [ -n "${BENCH_PEERS:-}" ]; then

@@ -40,10 +40,7 @@ struct Set {
 
 impl Spec {
     fn root(&self) -> Set {
-        Set {
-            chosen: 0,
-            free: (1u64 << self.n) - 1,
-        }
+        Set { chosen: 0, free: (1u64 << self.n) - 1 }
     }
 
     /// The child that adds element `i` to `set`.
@@ -62,10 +59,8 @@ impl Spec {
     }
 
     fn render(set: &Set, out: &mut String) {
-        let elements: Vec<String> = (0..64)
-            .filter(|i| set.chosen & 1 << i != 0)
-            .map(|i: u32| i.to_string())
-            .collect();
+        let elements: Vec<String> =
+            (0..64).filter(|i| set.chosen & 1 << i != 0).map(|i: u32| i.to_string()).collect();
         out.push_str(&elements.join(" "));
     }
 
@@ -141,10 +136,7 @@ impl Problem for InPlace {
         (*left != 0).then(|| {
             let i = left.trailing_zeros();
             *left &= *left - 1;
-            Add {
-                i,
-                free: state.free,
-            }
+            Add { i, free: state.free }
         })
     }
 
@@ -313,35 +305,21 @@ mod test {
         assert_eq!((fibonacci(1), fibonacci(2), fibonacci(10)), (1, 1, 55));
         for n in [1, 4, 12, 20] {
             let spec = Spec { n, k: n / 4 };
-            let (nodes, solutions) = (
-                fibonacci(n + 2),
-                binomial(u64::from(n - n / 4 + 1), u64::from(n / 4)),
-            );
+            let (nodes, solutions) =
+                (fibonacci(n + 2), binomial(u64::from(n - n / 4 + 1), u64::from(n / 4)));
             for cutoff in [None, Some(3)] {
                 let what = format!("in place, n = {n}, cut-off {cutoff:?}");
                 let checked =
                     check(&InPlace { spec, cutoff }).unwrap_or_else(|v| panic!("{what}: {v}"));
                 assert!(checked.whole, "{what}: {checked:?}");
-                assert_eq!(
-                    (checked.nodes, checked.solutions),
-                    (nodes, solutions),
-                    "{what}"
-                );
+                assert_eq!((checked.nodes, checked.solutions), (nodes, solutions), "{what}");
                 // Subsets of 3 elements exist from n = 5 on.
-                assert_eq!(
-                    checked.kernel_subtrees > 0,
-                    cutoff.is_some() && n >= 5,
-                    "{what}"
-                );
+                assert_eq!(checked.kernel_subtrees > 0, cutoff.is_some() && n >= 5, "{what}");
             }
             let what = format!("tree, n = {n}");
             let checked = check(&Values(spec)).unwrap_or_else(|v| panic!("{what}: {v}"));
             assert!(checked.whole, "{what}: {checked:?}");
-            assert_eq!(
-                (checked.nodes, checked.solutions),
-                (nodes, solutions),
-                "{what}"
-            );
+            assert_eq!((checked.nodes, checked.solutions), (nodes, solutions), "{what}");
             assert_eq!(checked.kernel_subtrees, 0, "{what}");
         }
     }

@@ -147,12 +147,7 @@ impl Problem for Knapsack {
     }
 
     fn root(&self) -> Packing {
-        Packing {
-            next: 0,
-            value: 0,
-            weight: 0,
-            taken: 0,
-        }
+        Packing { next: 0, value: 0, weight: 0, taken: 0 }
     }
 
     fn state(&self, _: Mode) -> Packing {
@@ -265,8 +260,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     while let Some(arg) = args.next() {
         let mut value = |name: &str| -> Result<u64, String> {
             let v = args.next().ok_or(format!("{name} needs a number"))?;
-            v.parse()
-                .map_err(|_| format!("{name}: '{v}' is not a whole number"))
+            v.parse().map_err(|_| format!("{name}: '{v}' is not a whole number"))
         };
         match arg.as_str() {
             "--seed" => seed = value("--seed")?,
@@ -275,11 +269,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             "--ramp-up" => ramp_up = Some(value("--ramp-up")?),
             "--json" => json = true,
             "--quiet" => {}
-            _ => {
-                n = arg
-                    .parse()
-                    .map_err(|_| format!("'{arg}': expected the number of items"))?
-            }
+            _ => n = arg.parse().map_err(|_| format!("'{arg}': expected the number of items"))?,
         }
     }
     if !(1..=MAX_ITEMS).contains(&n) {

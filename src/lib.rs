@@ -60,8 +60,8 @@
 //!   `mpi` feature), [`run`] and its configuration;
 //! - [`problems`]: the puzzles, each a [`Problem`] with its parser and an
 //!   independent verifier;
-//! - [`input`], [`output`] and [`text`]: leaves (reading input files
-//!   with located errors; writing files atomically; number formatting).
+//! - [`input`] and [`output`]: leaves (reading input files with located
+//!   errors; writing files atomically).
 //!
 //! The command line, the puzzles' front doors and the viewer are the
 //! `hysolve-cli` package; the benchmark tools are `hysolve-tools`.
@@ -76,7 +76,6 @@ pub mod engine;
 pub mod input;
 pub mod output;
 pub mod problems;
-pub mod text;
 
 pub use cluster::{Callback, Outcome, RunConfig, RunError, SolutionSink, Solutions, run};
 pub use engine::{Mode, Problem};

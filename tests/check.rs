@@ -180,7 +180,7 @@ fn an_undo_that_does_not_restore_is_caught_where_it_fails() {
     let v = check(&problem(8, Fault::Undo)).expect_err("a broken undo");
     assert_eq!(v.property, Property::UndoRestores, "{v}");
     // The first node of 4 bits ending in a 1, in the walk's order: 0001.
-    assert_eq!(v.at.0, vec![0, 0, 0, 1], "{v}");
+    assert_eq!(v.at.path(), &[0, 0, 0, 1], "{v}");
     assert!(v.to_string().contains("undo"), "{v}");
 }
 
@@ -189,7 +189,7 @@ fn a_decode_that_does_not_round_trip_is_caught() {
     let v = check(&problem(8, Fault::Decode)).expect_err("a broken decode");
     assert_eq!(v.property, Property::EncodeDecodeRoundTrip, "{v}");
     // The first node of 5 bits ending in a 1: 00001.
-    assert_eq!(v.at.0, vec![0, 0, 0, 0, 1], "{v}");
+    assert_eq!(v.at.path(), &[0, 0, 0, 0, 1], "{v}");
 }
 
 #[test]
@@ -197,7 +197,7 @@ fn a_kernel_that_skips_nodes_is_caught() {
     let v = check(&problem(8, Fault::Kernel)).expect_err("a kernel that skips");
     assert_eq!(v.property, Property::KernelAgrees, "{v}");
     // The first subtree at depth 2 whose node ends in a 1: 01.
-    assert_eq!(v.at.0, vec![0, 1], "{v}");
+    assert_eq!(v.at.path(), &[0, 1], "{v}");
 }
 
 #[test]

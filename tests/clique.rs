@@ -108,7 +108,7 @@ fn a_target_outside_optimise_mode_is_refused() {
     let config = RunConfig::new(Mode::Count).at_least(3);
     let err = config.validate(&hysolve::Solutions::Discard).unwrap_err();
     // The library names the setting; the command line names its flag
-    // (`tests/cli.rs`).
+    // (`cli/tests/cli.rs`).
     assert_eq!(
         err.to_string(),
         "a target objective (RunConfig::at_least) is for optimise mode, not count"
@@ -144,7 +144,7 @@ fn a_resumed_run_starts_from_the_checkpoints_incumbent() {
     // and reports what beats it, or it.
     let units = Checkpoint::identity("clique", "hamming6-2", "optimise", "x");
     let some = Checkpoint {
-        remaining: vec![hysolve::engine::Prefix(vec![])],
+        remaining: vec![hysolve::engine::Prefix::root()],
         units: 1,
         incumbent: Some((20, "1 2".into())),
         ..units

@@ -63,6 +63,11 @@ impl Machine {
 
     /// Runs `make deps` on this machine: (exit success, stdout + stderr, apt-get calls).
     fn make_deps(&self) -> (bool, String, String) {
+        self.make("deps")
+    }
+
+    /// Runs `make TARGET` (`deps` or `deps-build`) on this machine.
+    fn make(&self, target: &str) -> (bool, String, String) {
         fs::create_dir_all(self.bin()).unwrap();
         let lib = self.dir.path().join("lib");
         fs::create_dir_all(&lib).unwrap();
@@ -112,7 +117,7 @@ impl Machine {
             }
             None => self.dir.path().join("no-dpkg-query"),
         };
-        let out: Output = make_deps()
+        let out: Output = make_target(target)
             .arg(format!("DPKG_QUERY={}", dpkg_query.display()))
             .arg(format!("LIBCLANG_DIRS={}", lib.display()))
             .env_clear()
@@ -139,15 +144,15 @@ fn make() -> PathBuf {
         .expect("make on PATH")
 }
 
-/// `make deps` in this checkout, quietly.
-fn make_deps() -> Command {
+/// `make TARGET` in this checkout, quietly.
+fn make_target(target: &str) -> Command {
     let mut cmd = Command::new(make());
     cmd.args([
         "-s",
         "--no-print-directory",
         "-C",
         env!("CARGO_MANIFEST_DIR"),
-        "deps",
+        target,
     ]);
     cmd
 }
@@ -170,6 +175,35 @@ fn nothing_missing_installs_nothing() {
     assert!(ok, "{text}");
     assert_eq!(apt, "", "apt-get was called: {text}");
     assert_eq!(text, "");
+}
+
+/// `make build` and `make run` ask only for what the build needs: a
+/// machine without the tests' tools installs nothing for them, and still
+/// gets what the build lacks.
+#[test]
+fn the_build_asks_only_for_what_it_builds_with() {
+    let without_test_tools = || {
+        let mut m = Machine::new();
+        m.tools
+            .retain(|t| !["shellcheck", "chromium", "cliquer"].contains(t));
+        m
+    };
+    let (ok, text, apt) = without_test_tools().make("deps-build");
+    assert!(ok, "{text}");
+    assert_eq!(apt, "", "apt-get was called: {text}");
+    let (ok, text, apt) = without_test_tools().make("deps");
+    assert!(ok, "{text}");
+    assert_eq!(
+        installs(&apt),
+        ["shellcheck", "chromium", "cliquer"],
+        "{text}"
+    );
+
+    let mut m = Machine::new();
+    m.tools.retain(|t| !["mpicc", "chromium"].contains(t));
+    let (ok, text, apt) = m.make("deps-build");
+    assert!(ok, "{text}");
+    assert_eq!(installs(&apt), ["libopenmpi-dev"], "{text}");
 }
 
 #[test]
@@ -262,7 +296,7 @@ fn a_failed_install_is_one_line_and_a_failure() {
 fn a_wrong_libclang_path_is_named() {
     let m = Machine::new();
     fs::create_dir_all(m.dir.path().join("empty")).unwrap();
-    let out = make_deps()
+    let out = make_target("deps")
         .env("LIBCLANG_PATH", m.dir.path().join("empty"))
         .output()
         .unwrap();

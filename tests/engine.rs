@@ -495,3 +495,114 @@ fn in_place_and_cloned_walks_visit_the_same_tree_everywhere() {
         }
     }
 }
+
+/// A branch and bound written on [`Tree`]: the heaviest load of a few
+/// weights under a capacity (a subset sum). A node is the weights taken
+/// and how far the choice has gone; the bound, the load plus every weight
+/// still to choose. The optimum is brute force's in every configuration,
+/// the bound cuts the tree, and the check of the trait's promises holds.
+mod subset_sum {
+    use hysolve::engine::Tree;
+
+    pub const WEIGHTS: [u64; 16] = [30, 46, 12, 82, 8, 58, 70, 26, 44, 16, 94, 38, 62, 20, 52, 6];
+    pub const CAPACITY: u64 = 301;
+
+    /// Even weights under an odd capacity: no load fills it, so the bound
+    /// must do more than stop at the first full load.
+    /// `bounded`: with [`Tree::bound`]; without, the same tree unpruned.
+    pub struct Load {
+        pub bounded: bool,
+    }
+
+    #[derive(Clone, Copy, Debug, PartialEq)]
+    pub struct Chosen {
+        pub next: usize,
+        pub load: u64,
+        pub taken: u32,
+    }
+
+    impl Tree for Load {
+        type Node = Chosen;
+        fn root(&self) -> Chosen {
+            Chosen {
+                next: 0,
+                load: 0,
+                taken: 0,
+            }
+        }
+        fn children(&self, at: &Chosen, out: &mut Vec<Chosen>) {
+            let Some(&w) = WEIGHTS.get(at.next) else {
+                return;
+            };
+            let next = at.next + 1;
+            if at.load + w <= CAPACITY {
+                out.push(Chosen {
+                    next,
+                    load: at.load + w,
+                    taken: at.taken | 1 << at.next,
+                });
+            }
+            out.push(Chosen { next, ..*at });
+        }
+        fn solution_weight(&self, at: &Chosen) -> u64 {
+            u64::from(at.next == WEIGHTS.len())
+        }
+        fn render(&self, at: &Chosen, out: &mut String) {
+            out.push_str(&format!("{:016b}", at.taken));
+        }
+        fn objective(&self, at: &Chosen) -> Option<u64> {
+            (at.next == WEIGHTS.len()).then_some(at.load)
+        }
+        fn bound(&self, _: &Chosen, child: &Chosen) -> u64 {
+            match self.bounded {
+                true => (child.load + WEIGHTS[child.next..].iter().sum::<u64>()).min(CAPACITY),
+                false => u64::MAX,
+            }
+        }
+    }
+}
+
+#[test]
+fn a_tree_optimises_with_its_bound_in_every_configuration() {
+    use subset_sum::{CAPACITY, Load, WEIGHTS};
+    let best = (0u32..1 << WEIGHTS.len())
+        .map(|set| {
+            (0..WEIGHTS.len())
+                .filter(|i| set & 1 << i != 0)
+                .map(|i| WEIGHTS[i])
+                .sum()
+        })
+        .filter(|&load: &u64| load <= CAPACITY)
+        .max()
+        .unwrap();
+    assert!(
+        best < CAPACITY,
+        "an instance the bound must work for: {best}"
+    );
+    let (_, unbounded) = hysolve::engine::optimum(&Load { bounded: false });
+    let (cut, bounded) = hysolve::engine::optimum(&Load { bounded: true });
+    let (whole, _) = sequential(&Load { bounded: false }, Mode::Count);
+    assert_eq!(unbounded.unwrap().0, best);
+    assert_eq!(bounded.as_ref().unwrap().0, best);
+    assert!(
+        cut.nodes * 4 < whole.nodes,
+        "the bound cuts: {} of {} nodes",
+        cut.nodes,
+        whole.nodes
+    );
+    for (ranks, threads) in CONFIGS {
+        let (outcome, _) = run(Load { bounded: true }, Mode::Optimise, ranks, threads, 4);
+        assert_eq!(outcome.objective, Some(best), "{ranks}x{threads}");
+        let set = u32::from_str_radix(&outcome.found[0], 2).unwrap();
+        let load: u64 = (0..WEIGHTS.len())
+            .filter(|i| set & 1 << i != 0)
+            .map(|i| WEIGHTS[i])
+            .sum();
+        assert_eq!(
+            load, best,
+            "{ranks}x{threads}: the solution weighs what it claims"
+        );
+    }
+    let checked = hysolve::engine::check(&Load { bounded: true }).unwrap();
+    assert!(checked.whole);
+}

@@ -7,7 +7,9 @@
 
 mod common;
 
-use common::{mpi_env, run_with_timeout};
+#[cfg(feature = "mpi")]
+use common::mpi_env;
+use common::run_with_timeout;
 use std::path::PathBuf;
 use std::process::{Command, Output};
 use std::sync::OnceLock;

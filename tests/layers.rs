@@ -1,5 +1,5 @@
 //! The library's layers point down only: `engine` <- `cluster` <-
-//! `problems`, with `input`, `output` and `text` leaves that any layer may use and
+//! `problems`, with `input` and `output` leaves that any layer may use and
 //! that use nothing. (The app, the `hysolve-cli` package, sits above them
 //! all: the library cannot name it.) Read from the sources: every
 //! `crate::` path outside doc comments and test modules.
@@ -8,13 +8,12 @@ use std::collections::BTreeSet;
 use std::path::Path;
 
 /// Each top-level module, with the modules it may use.
-const ALLOWED: [(&str, &[&str]); 6] = [
+const ALLOWED: [(&str, &[&str]); 5] = [
     ("input", &[]),
     ("output", &[]),
-    ("text", &[]),
-    ("engine", &["input", "output", "text"]),
-    ("cluster", &["engine", "input", "output", "text"]),
-    ("problems", &["engine", "input", "output", "text"]),
+    ("engine", &["input", "output"]),
+    ("cluster", &["engine", "input", "output"]),
+    ("problems", &["engine", "input", "output"]),
 ];
 
 /// The top-level modules named by `crate::` paths in `text`, leaving out

@@ -7,6 +7,7 @@
 
 use crate::view::Format;
 use clap::{ArgMatches, FromArgMatches};
+#[cfg(feature = "sim")]
 use hysolve::cluster::sim::{self, SimConfig, SimError, SimReport};
 use hysolve::cluster::{Outcome, RunConfig, RunError, Solutions};
 use hysolve::engine::{Mode, Problem};
@@ -14,6 +15,7 @@ use hysolve::problems::PuzzleError;
 use std::marker::PhantomData;
 use std::path::PathBuf;
 use std::sync::Arc;
+#[cfg(feature = "sim")]
 use std::time::Duration;
 
 /// One puzzle, as the command line, the checkpoints and the viewer see it.
@@ -75,6 +77,7 @@ pub trait Job {
     /// A solution drawn for a terminal, when the problem has a richer
     /// picture than its file format.
     fn pretty(&self, text: &str) -> Option<String>;
+    #[cfg(feature = "sim")]
     /// Simulates the search on a virtual clock (see
     /// [`hysolve::cluster::sim`]); with `calibrate`, the cost of a node is
     /// first measured on this machine for about that long, and `adjust`
@@ -85,6 +88,7 @@ pub trait Job {
         calibrate: Option<Duration>,
         adjust: &dyn Fn(&mut sim::Costs),
     ) -> Result<SimReport, SimError>;
+    #[cfg(feature = "sim")]
     /// The cost of a node in `mode` in whole nanoseconds (at least 1),
     /// measured on this machine for about `budget`, as [`Job::simulate`]
     /// measures it; `None` for a job that searches nothing.
@@ -144,6 +148,7 @@ impl<P: Problem> Job for Typed<P> {
     fn pretty(&self, text: &str) -> Option<String> {
         self.draw.as_ref().and_then(|draw| draw(text))
     }
+    #[cfg(feature = "sim")]
     fn simulate(
         &self,
         mut config: SimConfig,
@@ -157,6 +162,7 @@ impl<P: Problem> Job for Typed<P> {
         }
         sim::simulate(&self.problem, &config)
     }
+    #[cfg(feature = "sim")]
     fn node_ns(&self, mode: hysolve::engine::Mode, budget: Duration) -> Option<u64> {
         let ns = sim::calibrate(&*self.problem, mode, budget);
         Some(ns.round().max(1.0) as u64)
@@ -222,6 +228,7 @@ impl Job for NoSearch {
     fn pretty(&self, _: &str) -> Option<String> {
         None
     }
+    #[cfg(feature = "sim")]
     fn simulate(
         &self,
         _: SimConfig,

@@ -5,7 +5,8 @@
 //!   [`Puzzle`](door::Puzzle) trait) and its type-erased entry;
 //! - [`doors`]: each puzzle's door, and the list of registered puzzles;
 //! - [`view`]: pictures of solutions files (HTML and SVG);
-//! - [`cli`]: parsing, running and reporting.
+//! - [`cli`]: parsing, running and reporting;
+//! - [`text`]: number formatting for the reports and pages.
 //!
 //! The engine, the cluster layer and the puzzles' searches are the
 //! `hysolve` library; nothing here is below it.
@@ -13,4 +14,5 @@
 pub mod cli;
 pub mod door;
 pub mod doors;
+pub mod text;
 pub mod view;

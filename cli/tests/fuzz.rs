@@ -424,8 +424,8 @@ fn checkpoints() {
     let identity = Checkpoint::identity("queens", "12", "count", "abc");
     let valid = Checkpoint {
         remaining: vec![
-            hysolve::engine::Prefix(vec![1, 2]),
-            hysolve::engine::Prefix(vec![3, 4]),
+            hysolve::engine::Prefix::root().join(&[1, 2]),
+            hysolve::engine::Prefix::root().join(&[3, 4]),
         ],
         units: 40,
         nodes: 123,

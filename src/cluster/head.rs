@@ -148,7 +148,8 @@ impl<'a> Head<'a> {
         Ok(head)
     }
 
-    /// What expanding the root counted.
+    /// What expanding the root counted (for the simulator).
+    #[cfg(feature = "sim")]
     pub(crate) fn expansion(&self) -> Count {
         self.expansion
     }

@@ -20,15 +20,18 @@ use std::time::Instant;
 /// What [`run`] measured.
 #[derive(Debug, Clone, serde::Serialize)]
 pub struct Throughput {
+    /// Ranks the master served.
     pub ranks: usize,
     /// `AskForWork` and `Donated` messages handled.
     pub requests: u64,
+    /// Seconds the requests took.
     pub seconds: f64,
     /// Master messages sent (work and donation requests).
     pub messages_sent: u64,
 }
 
 impl Throughput {
+    /// Requests served per second.
     pub fn requests_per_s(&self) -> f64 {
         self.requests as f64 / self.seconds
     }

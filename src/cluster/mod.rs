@@ -13,13 +13,14 @@
 //!   observer, the interrupt) and the run's outcome;
 //! - `manager`: the rank's one talking thread: it polls the transport and
 //!   the pool and routes between them, `rank` and `head`;
-//! - `master`: the master's decisions, free of I/O; `master_bench`: the
-//!   requests per second they serve;
+//! - `master`: the master's decisions, free of I/O; `master_bench` (with
+//!   the `sim` feature): the requests per second they serve;
 //! - `checkpointer` and [`checkpoint`]: the master's checkpoints;
 //! - [`sink`]: where solutions go; [`observer`]: who watches the run;
 //! - [`outcome`]: the answer and the errors;
-//! - [`sim`]: the same protocol and search on a virtual clock, to predict
-//!   runs on machines we do not have (`sim/README.md`).
+//! - `sim` (with the `sim` feature, for the tools): the same protocol and
+//!   search on a virtual clock, to predict runs on machines we do not have
+//!   (`sim/README.md`).
 
 mod causal;
 pub mod checkpoint;
@@ -33,7 +34,7 @@ mod launcher;
 mod layout;
 mod manager;
 mod master;
-#[doc(hidden)]
+#[cfg(feature = "sim")]
 pub mod master_bench;
 #[cfg(feature = "mpi")]
 mod mpi_transport;
@@ -41,6 +42,7 @@ pub mod observer;
 pub mod outcome;
 mod protocol;
 mod rank;
+#[cfg(feature = "sim")]
 pub mod sim;
 pub mod sink;
 mod transport;

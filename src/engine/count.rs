@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 /// node visited (`None` once part of the tree was counted by a specialised
 /// counter that does not know its depth). Counts of disjoint parts of a
 /// tree add up (`+`, `+=`): nodes and solutions sum, the depth is the
-/// deeper one ([`deeper`]: unknown when either is), so the default, depth
+/// deeper one (unknown when either is), so the default, depth
 /// 0 and nothing counted, adds nothing.
 ///
 /// ```
@@ -67,7 +67,7 @@ impl std::iter::Sum for Count {
 
 /// The deeper of two depths; unknown when either is.
 #[inline]
-pub fn deeper(a: Option<u64>, b: Option<u64>) -> Option<u64> {
+pub(crate) fn deeper(a: Option<u64>, b: Option<u64>) -> Option<u64> {
     Some(a?.max(b?))
 }
 

@@ -1,6 +1,6 @@
 //! The search engine: problem-agnostic, with no MPI in it.
 //!
-//! - [`problem`]: the traits a puzzle implements: [`Problem`] (a search in
+//! - `problem`: the traits a puzzle implements: [`Problem`] (a search in
 //!   place: a worker's state moved by apply and undo) or [`Tree`] (cloned
 //!   nodes, expressed on it); `README.md` explains them;
 //! - `check`: the conformance check of a problem ([`check`]), for a
@@ -15,8 +15,9 @@
 //!   [`optimum`]), the reference of every parallel run;
 //! - `expand`: the master's breadth-first expansion of the root;
 //! - `pool`: a rank's worker threads with work stealing and donation;
-//! - [`prefix`]: portable names for subtrees, and their replay;
-//! - [`piece`]: work as it crosses ranks (a prefix, or an encoded node);
+//! - `prefix`: portable names for subtrees ([`Prefix`]), and their replay
+//!   ([`replay`]);
+//! - `piece`: work as it crosses ranks (a prefix, or an encoded node);
 //! - `ramp`: the ramp-up of a branch and bound, the problem's heuristic
 //!   raced before the exact search ([`ramp_up`]);
 //! - [`simd`]: the widest vector instructions the kernels may use
@@ -28,11 +29,11 @@ mod count;
 mod expand;
 #[cfg(test)]
 mod fixtures;
-pub mod mode;
-pub mod piece;
+mod mode;
+mod piece;
 pub(crate) mod pool;
-pub mod prefix;
-pub mod problem;
+mod prefix;
+mod problem;
 mod ramp;
 mod sequential;
 pub mod simd;
@@ -42,12 +43,15 @@ mod walk;
 
 pub use check::{CHECK_NODES, Checked, Property, Violation, check, check_up_to};
 pub(crate) use context::Context;
-pub use count::{Count, deeper};
+pub use count::Count;
+pub(crate) use count::deeper;
 pub(crate) use expand::expand;
 pub use mode::{Mode, Uniqueness};
-pub use piece::Piece;
+pub(crate) use piece::Piece;
 pub use pool::stats::{Tally, WorkerStats};
-pub(crate) use pool::{PoolEvent, RankPool, SOLUTION_BATCH, UnitReport, policy};
+pub(crate) use pool::{PoolEvent, RankPool, UnitReport};
+#[cfg(feature = "sim")]
+pub(crate) use pool::{SOLUTION_BATCH, policy};
 pub use prefix::{Prefix, replay};
 pub use problem::{Path, PathMove, PathMoves, Problem, SubtreeCount, Tree, count_by_moves};
 pub use ramp::{RampUp, ramp_up};

@@ -12,18 +12,18 @@ use serde::{Deserialize, Serialize};
 
 /// A subtree as it crosses ranks: its prefix, and its node encoded where the problem can (a node is cheaper to send than to replay).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Piece {
+pub(crate) struct Piece {
     /// The whole path from the root, or (with `node`) its first levels.
-    pub prefix: Prefix,
+    pub(crate) prefix: Prefix,
     /// The depth of the subtree's root.
-    pub depth: u32,
+    pub(crate) depth: u32,
     /// The subtree's root as the problem encodes it.
-    pub node: Option<Vec<u8>>,
+    pub(crate) node: Option<Vec<u8>>,
 }
 
 impl Piece {
     /// A subtree by its whole path.
-    pub fn named(prefix: Prefix) -> Piece {
+    pub(crate) fn named(prefix: Prefix) -> Piece {
         Piece {
             depth: prefix.depth() as u32,
             prefix,
@@ -32,7 +32,7 @@ impl Piece {
     }
 
     /// `task` as it travels: with its node when the problem encodes nodes.
-    pub fn of<P: Problem>(problem: &P, task: &Task<P::Node>) -> Piece {
+    pub(crate) fn of<P: Problem>(problem: &P, task: &Task<P::Node>) -> Piece {
         let node = P::ENCODES.then(|| {
             let mut bytes = Vec::new();
             problem.encode(&task.node, &mut bytes);
@@ -48,7 +48,7 @@ impl Piece {
     /// The task this piece stands for: its node decoded, or replayed from
     /// the root. `None` for a piece that names no subtree of this instance.
     /// The run's `mode` shapes the tree a prefix is replayed in.
-    pub fn task<P: Problem>(&self, problem: &P, mode: Mode) -> Option<Task<P::Node>> {
+    pub(crate) fn task<P: Problem>(&self, problem: &P, mode: Mode) -> Option<Task<P::Node>> {
         let node = match &self.node {
             Some(bytes) => problem.decode(bytes)?,
             None if self.prefix.depth() == self.depth as usize => {

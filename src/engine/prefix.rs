@@ -7,12 +7,17 @@ use serde::{Deserialize, Serialize};
 /// A path of child indices from the root. Since children come in a fixed
 /// order, the same prefix names the same subtree on every rank.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub struct Prefix(pub Vec<u32>);
+pub struct Prefix(pub(crate) Vec<u32>);
 
 impl Prefix {
     /// The empty path: the root.
     pub fn root() -> Self {
         Prefix(Vec::new())
+    }
+
+    /// The child indices from the root, one a level.
+    pub fn path(&self) -> &[u32] {
+        &self.0
     }
 
     /// How many steps below the root it leads.

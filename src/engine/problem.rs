@@ -403,6 +403,36 @@ pub trait Tree: Send + Sync + 'static {
         }
         total
     }
+
+    /// Optimisation ([`Mode::Optimise`]): the objective of `node` as a
+    /// solution (greater is better), or `None` when it is not one, as
+    /// [`Problem::objective`]. The default: no node is.
+    #[inline(always)]
+    fn objective(&self, node: &Self::Node) -> Option<u64> {
+        let _ = node;
+        None
+    }
+
+    /// Optimisation: an upper bound on the objective of every node in the
+    /// subtree of `child`, a child of `parent`, as [`Problem::bound`]: the
+    /// walk does not enter a child whose bound cannot beat the best
+    /// solution known. The default bounds nothing.
+    #[inline(always)]
+    fn bound(&self, parent: &Self::Node, child: &Self::Node) -> u64 {
+        let _ = (parent, child);
+        u64::MAX
+    }
+
+    /// As [`Problem::BOUNDS_FALL`]: [`Tree::children`] lists children in
+    /// order of falling [`Tree::bound`].
+    const BOUNDS_FALL: bool = false;
+
+    /// As [`Problem::heuristic`]: a good solution found without the tree,
+    /// for the ramp-up.
+    fn heuristic(&self, effort: u64, seed: u64) -> Option<(u64, String)> {
+        let _ = (effort, seed);
+        None
+    }
 }
 
 /// A [`Tree`]'s state: the task's node, the children of each node on the
@@ -512,6 +542,13 @@ impl<N: Clone> Path<N> {
         })
     }
 
+    /// The child that move `m` goes down to, before it is taken (for
+    /// [`Problem::bound`]).
+    #[inline]
+    pub fn child(&self, m: &PathMove) -> &N {
+        &self.lists[self.depth as usize + 1][m.child as usize]
+    }
+
     /// Goes down to the child `m` ([`Problem::apply`]).
     #[inline]
     pub fn apply(&mut self, m: &PathMove) {
@@ -589,6 +626,18 @@ impl<T: Tree> Problem for T {
     }
     fn count_subtree(&self, path: &mut Path<T::Node>) -> SubtreeCount {
         Tree::count_subtree(self, path.top())
+    }
+    #[inline(always)]
+    fn objective(&self, path: &Path<T::Node>) -> Option<u64> {
+        Tree::objective(self, path.top())
+    }
+    #[inline(always)]
+    fn bound(&self, path: &Path<T::Node>, m: &PathMove) -> u64 {
+        Tree::bound(self, path.top(), path.child(m))
+    }
+    const BOUNDS_FALL: bool = T::BOUNDS_FALL;
+    fn heuristic(&self, effort: u64, seed: u64) -> Option<(u64, String)> {
+        Tree::heuristic(self, effort, seed)
     }
 }
 

@@ -8,7 +8,7 @@ use super::prefix::Prefix;
 /// that encodes its nodes, the path down to the master's initial depth
 /// (the unit it belongs to) at most.
 #[derive(Debug, Clone)]
-pub struct Task<N> {
+pub(crate) struct Task<N> {
     pub prefix: Prefix,
     pub depth: usize,
     pub node: N,

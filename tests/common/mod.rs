@@ -4,7 +4,7 @@
 
 #![allow(dead_code)]
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
 use std::time::{Duration, Instant};
 use wait_timeout::ChildExt;
@@ -122,10 +122,20 @@ pub fn run_with_timeout(mut cmd: Command, limit: Duration) -> Output {
     }
 }
 
-/// `hysolve ARGS` as one plain process.
+/// The workspace's root, where the tests' relative paths start (the
+/// library's tests run there; the command line's in `cli/`).
+pub fn root() -> PathBuf {
+    let package = Path::new(env!("CARGO_MANIFEST_DIR"));
+    match package.join("Cargo.lock").exists() {
+        true => package.to_path_buf(),
+        false => package.parent().expect("a workspace member").to_path_buf(),
+    }
+}
+
+/// `hysolve ARGS` as one plain process, in the workspace's root.
 pub fn hysolve(args: &[&str]) -> Output {
     let mut cmd = Command::new(&*BIN);
-    cmd.args(args).env_remove("RUST_LOG");
+    cmd.args(args).current_dir(root()).env_remove("RUST_LOG");
     run_with_timeout(cmd, Duration::from_secs(120))
 }
 
@@ -147,7 +157,8 @@ pub fn mpirun(ranks: usize, threads: usize, args: &[&str]) -> Output {
         .arg(ranks.to_string())
         .arg(&*BIN)
         .args(["--threads", &threads.to_string()])
-        .args(args);
+        .args(args)
+        .current_dir(root());
     mpi_env(&mut cmd);
     run_with_timeout(cmd, Duration::from_secs(180))
 }

@@ -8,7 +8,7 @@
 //! jobs left behind (`hysolve-sweep gather`, used by `pbs/sweep.sh`).
 
 use super::median;
-use hysolve::text::thousands;
+use hysolve_cli::text::thousands;
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;

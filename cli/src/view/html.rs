@@ -5,7 +5,7 @@
 
 use super::Solutions;
 use super::svg::{Style, draw, escape};
-use hysolve::text::thousands;
+use crate::text::thousands;
 use std::fmt::Write;
 
 const CSS: &str = "

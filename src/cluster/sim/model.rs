@@ -53,7 +53,7 @@ impl Costs {
 
     /// A rank's cost to take in `pieces` (`Work` or a `Donation`): each
     /// piece decoded (a node), or replayed from the root (a node a level).
-    pub fn pieces_ns(&self, pieces: &[crate::engine::Piece]) -> u64 {
+    pub(crate) fn pieces_ns(&self, pieces: &[crate::engine::Piece]) -> u64 {
         pieces
             .iter()
             .map(|p| match p.node {

@@ -140,7 +140,9 @@ impl<'p, P: Problem> Searcher<'p, P> {
         }
     }
 
-    /// Moves splits have applied so far (what they cost, in nodes).
+    /// Moves splits have applied so far (what they cost, in nodes; for
+    /// the simulator).
+    #[cfg(feature = "sim")]
     pub(crate) fn split_applies(&self) -> u64 {
         self.split_applies
     }

@@ -77,3 +77,43 @@ pub fn export_xc(layout: &Layout) -> Result<String, PuzzleError> {
     }
     Ok(out)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::figure::Figure;
+    use super::super::pieces::PieceSet;
+    use super::*;
+
+    /// One item per piece and per cell of the figure as given (10 wide, 6
+    /// high), one option per placement: its piece's label and five cells.
+    #[test]
+    fn one_item_per_piece_and_cell_one_option_per_placement() {
+        let set = PieceSet::load("pentominoes").unwrap();
+        let layout = Layout::new(set, Figure::parse_box("10x6").unwrap()).unwrap();
+        let text = export_xc(&layout).unwrap();
+        let mut lines = text.lines().filter(|l| !l.starts_with('|'));
+        let items: Vec<&str> = lines.next().unwrap().split(' ').collect();
+        assert_eq!(items.len(), 12 + 60);
+        let options: Vec<&str> = lines.collect();
+        assert_eq!(options.len(), layout.placements.len());
+        for option in options {
+            let names: Vec<&str> = option.split(' ').collect();
+            assert_eq!(names.len(), 6, "{option}");
+            assert!(items[..12].contains(&names[0]), "{option}");
+            for cell in &names[1..] {
+                let (x, y) = cell.split_once('.').unwrap();
+                let (x, y): (usize, usize) = (x.parse().unwrap(), y.parse().unwrap());
+                assert!(x < 10 && y < 6, "{option}");
+                assert!(items[12..].contains(cell), "{option}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_piece_used_twice_is_refused() {
+        let set = PieceSet::parse("I 0,0 1,0\nI 0,0 1,0\n", "dominoes").unwrap();
+        let layout = Layout::new(set, Figure::parse_box("2x2").unwrap()).unwrap();
+        let e = export_xc(&layout).unwrap_err().to_string();
+        assert!(e.contains("piece I is used 2 times"), "{e}");
+    }
+}

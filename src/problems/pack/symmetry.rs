@@ -189,3 +189,75 @@ fn symmetries(layout: &Layout) -> Vec<Symmetry> {
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::figure::Figure;
+    use super::super::pieces::PieceSet;
+    use super::*;
+
+    fn layout(pieces: &str, figure: &str) -> Layout {
+        Layout::new(
+            PieceSet::load(pieces).unwrap(),
+            Figure::parse_box(figure).unwrap(),
+        )
+        .unwrap()
+    }
+
+    /// Each image is a permutation of the placements, the first the
+    /// identity.
+    fn assert_permutations(b: &Breaking, n: usize) {
+        assert!(b.images[0].iter().enumerate().all(|(p, &q)| p as u32 == q));
+        for image in &b.images {
+            let mut seen = vec![false; n];
+            for &p in image {
+                assert!(!seen[p as usize], "placement {p} met twice");
+                seen[p as usize] = true;
+            }
+        }
+    }
+
+    #[test]
+    fn without_distinct_nothing_is_restricted() {
+        let l = layout("pentominoes", "10x6");
+        let b = Breaking::new(&l, false).unwrap();
+        assert!(b.allowed.iter().all(|&a| a));
+        assert_eq!((b.images.len(), b.restricted), (1, None));
+    }
+
+    /// A 10x6 rectangle has 4 symmetries. The restricted piece keeps one
+    /// placement of each orbit: a quarter of its placements, more where a
+    /// placement is its own image.
+    #[test]
+    fn a_rectangle_keeps_one_placement_an_orbit() {
+        let l = layout("pentominoes", "10x6");
+        let b = Breaking::new(&l, true).unwrap();
+        assert_eq!(b.images.len(), 4);
+        assert_permutations(&b, l.placements.len());
+        let k = b.restricted.expect("a piece to restrict");
+        let of = |keep: &dyn Fn(usize) -> bool| {
+            (0..l.placements.len())
+                .filter(|&p| l.placements[p].0 == k && keep(p))
+                .count()
+        };
+        let (all, kept) = (of(&|_| true), of(&|p| b.allowed[p]));
+        assert!(4 * kept >= all && 2 * kept <= all, "{kept} of {all}");
+        // Every orbit meets a kept placement.
+        for p in (0..l.placements.len()).filter(|&p| l.placements[p].0 == k) {
+            assert!(
+                b.images.iter().any(|image| b.allowed[image[p] as usize]),
+                "{p}"
+            );
+        }
+    }
+
+    /// The Soma cube: the cube's 48 symmetries, mirrors included (they
+    /// swap Soma's two chiral pieces, which stay in the set).
+    #[test]
+    fn the_soma_cube_has_the_cubes_48_symmetries() {
+        let l = layout("soma", "3x3x3");
+        let b = Breaking::new(&l, true).unwrap();
+        assert_eq!(b.images.len(), 48);
+        assert_permutations(&b, l.placements.len());
+    }
+}

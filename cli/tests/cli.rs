@@ -1,5 +1,7 @@
-//! The command-line contract: output, --json, --out, and one-line errors.
+//! The command-line contract: output, --json, --out, and one-line errors
+//! (paths relative to the workspace's root, where the runs start).
 
+#[path = "../../tests/common/mod.rs"]
 mod common;
 
 use common::{hysolve, json_of, read_solutions};
@@ -254,11 +256,11 @@ fn hitori_first_mode_by_default_and_solution_file_format() {
     let dir = tempfile::tempdir().unwrap();
     let grid = concat!(
         env!("CARGO_MANIFEST_DIR"),
-        "/examples/hitori/seed/input-5x5.txt"
+        "/../examples/hitori/seed/input-5x5.txt"
     );
     let expected = std::fs::read_to_string(concat!(
         env!("CARGO_MANIFEST_DIR"),
-        "/examples/hitori/seed/input-5x5.solution"
+        "/../examples/hitori/seed/input-5x5.solution"
     ))
     .unwrap();
     let out_file = dir.path().join("five.solution");
@@ -283,7 +285,7 @@ fn hitori_first_mode_by_default_and_solution_file_format() {
     // All solutions of a grid with eight: blocks separated by blank lines.
     let grid = concat!(
         env!("CARGO_MANIFEST_DIR"),
-        "/examples/hitori/seed/test-27x27.txt"
+        "/../examples/hitori/seed/test-27x27.txt"
     );
     let all = dir.path().join("all.txt");
     let v = json_of(&hysolve(&[
@@ -394,7 +396,7 @@ fn magic_input_errors_and_clean_zeros() {
     assert_one_line_error(&["magic", "--distinct", &range], "range.txt");
     let seed = concat!(
         env!("CARGO_MANIFEST_DIR"),
-        "/examples/magic/seed_4x4_br15.txt"
+        "/../examples/magic/seed_4x4_br15.txt"
     );
     assert_one_line_error(&["magic", "--distinct", seed], "nothing may be given");
 
@@ -416,7 +418,7 @@ fn magic_modes_and_distinct() {
     assert_eq!(v["mode"], "count");
     let seed = concat!(
         env!("CARGO_MANIFEST_DIR"),
-        "/examples/magic/seed_4x4_br15.txt"
+        "/../examples/magic/seed_4x4_br15.txt"
     );
     assert_eq!(
         json_of(&hysolve(&["magic", seed, "--json"]))["solutions"],
@@ -427,7 +429,7 @@ fn magic_modes_and_distinct() {
     // 5x5 goes by lines unless told otherwise; both ways agree.
     let row = concat!(
         env!("CARGO_MANIFEST_DIR"),
-        "/examples/magic/5x5_row_1_2_13_24_25.txt"
+        "/../examples/magic/5x5_row_1_2_13_24_25.txt"
     );
     for by in [&[][..], &["--by", "lines"], &["--by", "cells"]] {
         let mut args = vec!["magic", row, "--json"];
@@ -560,7 +562,7 @@ fn pack_bad_input_and_limits() {
     let cubes = read_solutions(&out);
     assert_eq!(cubes.len(), 3);
     check_packings(&cubes, "soma", Figure::parse_box("3x3x3").unwrap());
-    let steps = concat!(env!("CARGO_MANIFEST_DIR"), "/examples/packing/steps.fig");
+    let steps = concat!(env!("CARGO_MANIFEST_DIR"), "/../examples/packing/steps.fig");
     let v = json_of(&hysolve(&[
         "--mode", "first", "pack", "--pieces", "soma", "--figure", steps, "--json",
     ]));
@@ -584,6 +586,7 @@ fn check_packings(blocks: &[String], pieces: &str, figure: Figure) {
 fn on_a_terminal(args: &str) -> String {
     let mut cmd = std::process::Command::new("script");
     cmd.args(["-qec", &format!("{} {args}", *common::BIN), "/dev/null"])
+        .current_dir(common::root())
         .env_remove("RUST_LOG");
     let out = common::run_with_timeout(cmd, std::time::Duration::from_secs(60));
     assert!(out.status.success(), "{args}: {out:?}");
@@ -622,7 +625,9 @@ fn progress_bar_on_a_terminal_only_for_long_runs_and_not_with_quiet() {
 fn byte_order_mark_and_crlf_are_read() {
     let dir = tempfile::tempdir().unwrap();
     let windows = |name: &str, path: &str| {
-        let text = std::fs::read_to_string(path).unwrap().replace('\n', "\r\n");
+        let text = std::fs::read_to_string(common::root().join(path))
+            .unwrap()
+            .replace('\n', "\r\n");
         let mut bytes = b"\xEF\xBB\xBF".to_vec();
         bytes.extend_from_slice(text.as_bytes());
         let p = dir.path().join(name);

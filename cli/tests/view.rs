@@ -2,6 +2,7 @@
 //! their DOM in headless Chromium (Debian's `chromium`; `make deps`
 //! installs it) and from the SVG text.
 
+#[path = "../../tests/common/mod.rs"]
 mod common;
 
 use common::{hysolve, read_solutions, run_with_timeout};
@@ -242,7 +243,7 @@ fn every_kind_of_solutions_file() {
 
     // Hitori, with the puzzle's numbers.
     let puzzle = "examples/hitori/gen-10x10.txt";
-    let shaded = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/hitori/gen-10x10.solution");
+    let shaded = common::root().join("examples/hitori/gen-10x10.solution");
     ok(&[
         "view",
         path_str(&shaded),
@@ -261,7 +262,7 @@ fn every_kind_of_solutions_file() {
         );
         assert!(html.contains(&want), "{want}");
     }
-    let numbers = std::fs::read_to_string(puzzle).unwrap();
+    let numbers = std::fs::read_to_string(common::root().join(puzzle)).unwrap();
     let n00 = numbers.split_whitespace().next().unwrap();
     assert!(
         html.contains(&format!(">{n00}</text>")),
