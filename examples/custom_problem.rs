@@ -1,6 +1,5 @@
-//! Your own search on hysolve's engine: the Langford pairings of 2n numbers, each k's
-//! two copies k numbers apart (`4 1 3 1 2 4 3 2`; 26 of order 7 up to reversal, OEIS A014552).
-//!
+//! Your own search on hysolve's engine: the Langford pairings of 2n numbers, each k's two
+//! copies k numbers apart (`4 1 3 1 2 4 3 2`; 26 of order 7 up to reversal, OEIS A014552).
 //! The whole problem is the `Problem` impl: a worker's `Row` goes down the tree as a number
 //! is placed (`apply`) and back up (`undo`), nothing cloned; hysolve adds the threads, the
 //! work stealing, the MPI ranks (built with `--features mpi`) and the modes. Run it with
@@ -84,10 +83,12 @@ impl Problem for Langford {
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let has = |flag: &str| args.iter().position(|a| a == flag);
-    let n = args.first().filter(|a| !a.starts_with('-')).map_or(Some(7), |a| a.parse().ok());
-    let n: u8 = n.filter(|n| (1..=16).contains(n)).ok_or("the order n must be 1 to 16")?;
+    let value = has("--threads").map(|i| i + 1);
+    let n = (0..args.len()).find(|&i| !args[i].starts_with('-') && Some(i) != value);
+    let n = n.map_or(Some(7), |i| args[i].parse().ok()).filter(|n: &u8| (1..=16).contains(n));
+    let n = n.ok_or("the order n must be 1 to 16")?;
     let mut config = RunConfig::new(if has("--all").is_some() { Mode::All } else { Mode::Count });
-    if let Some(t) = has("--threads").and_then(|i| args.get(i + 1)) {
+    if let Some(t) = value.and_then(|i| args.get(i)) {
         config = config.threads(t.parse().map_err(|_| format!("--threads {t}: not a number"))?);
     }
     let problem = Arc::new(Langford { n, distinct: has("--distinct").is_some() });
@@ -106,8 +107,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
 
 #[cfg(test)]
 mod test {
-    /// The engine's conformance check: every promise of `Problem` holds on
-    /// small orders, and the counts are OEIS A014552's (both ways).
+    /// The engine's conformance check on small orders, and OEIS A014552's counts.
     #[test]
     fn conforms_and_counts_the_pairings() {
         for (n, both_ways) in [(1, 0), (3, 2), (4, 2), (5, 0), (7, 52), (8, 300)] {
