@@ -6,7 +6,6 @@
 //! `cargo run --release --example custom_problem -- [N] [--distinct] [--all] [--threads T]`.
 
 use hysolve::{Mode, Problem, RunConfig, Solutions, run};
-use std::sync::Arc;
 
 /// Pairings of order `n`; with `distinct`, one of each pair of mirror images.
 struct Langford {
@@ -14,19 +13,28 @@ struct Langford {
     distinct: bool,
 }
 
-/// A partial row: places taken, numbers placed, each place's number (0: free).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// A partial row: places taken, numbers placed, each place's number. Rows are equal where
+/// their places are taken: `undo` leaves a free place's `at` as it was.
+#[derive(Debug, Clone, Copy)]
 struct Row {
     taken: u32,
     placed: u32,
     at: [u8; 32],
 }
 
-/// A move: number `k` into the first free place `p` and `p + k + 1` (as a cursor: k next).
+impl PartialEq for Row {
+    fn eq(&self, o: &Row) -> bool {
+        (self.taken, self.placed) == (o.taken, o.placed)
+            && (0..32).all(|p| self.taken & 1 << p == 0 || self.at[p] == o.at[p])
+    }
+}
+
+/// A move: `k` into the first free place `p` and `p + k + 1`; as a cursor, `k` next, to `last`.
 #[derive(Clone, Copy)]
 struct Place {
     p: u8,
     k: u8,
+    last: u8,
 }
 
 impl Problem for Langford {
@@ -34,40 +42,37 @@ impl Problem for Langford {
     type State = Row;
     type Move = Place;
     type Moves = Place;
-    // The state is a copy of a node: the macro writes `state`, `load`, `save`.
-    hysolve::state_is_node!();
-
+    hysolve::state_is_node!(); // The state is a node: this writes `state`, `load` and `save`.
     fn root(&self) -> Row {
         Row { taken: 0, placed: 0, at: [0; 32] }
     }
     fn moves(&self, row: &mut Row) -> Place {
-        Place { p: row.taken.trailing_ones() as u8, k: 1 }
+        let p = row.taken.trailing_ones() as u8;
+        Place { p, k: 1, last: self.n.min((2 * self.n).saturating_sub(p + 2)) }
     }
 
     /// Numbers not yet placed whose second place is free, k rising (a fixed order).
     fn next_move(&self, row: &Row, at: &mut Place) -> Option<Place> {
-        let Place { p, .. } = *at;
-        while at.k <= self.n && p + at.k + 2 <= 2 * self.n {
-            let k = at.k;
+        while at.k <= at.last {
+            let (p, k) = (at.p, at.k);
             at.k += 1;
             let free = row.placed & 1 << k == 0 && row.taken & 1 << (p + k + 1) == 0;
             // Of two mirror images, keep the one with 1 first at p < 2n - 3 - p.
             if free && !(self.distinct && k == 1 && p + 2 > self.n) {
-                return Some(Place { p, k });
+                return Some(Place { p, k, last: 0 });
             }
         }
         None
     }
 
-    fn apply(&self, row: &mut Row, &Place { p, k }: &Place) {
+    fn apply(&self, row: &mut Row, &Place { p, k, .. }: &Place) {
         row.taken |= 1 << p | 1 << (p + k + 1);
         row.placed |= 1 << k;
         (row.at[p as usize], row.at[(p + k + 1) as usize]) = (k, k);
     }
-    fn undo(&self, row: &mut Row, &Place { p, k }: &Place) {
+    fn undo(&self, row: &mut Row, &Place { p, k, .. }: &Place) {
         row.taken &= !(1 << p | 1 << (p + k + 1));
         row.placed &= !(1 << k);
-        (row.at[p as usize], row.at[(p + k + 1) as usize]) = (0, 0);
     }
 
     fn solution_weight(&self, row: &Row) -> u64 {
@@ -91,23 +96,18 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     if let Some(t) = value.and_then(|i| args.get(i)) {
         config = config.threads(t.parse().map_err(|_| format!("--threads {t}: not a number"))?);
     }
-    let problem = Arc::new(Langford { n, distinct: has("--distinct").is_some() });
+    let problem = std::sync::Arc::new(Langford { n, distinct: has("--distinct").is_some() });
     // Every rank searches; rank 0 alone gets the outcome (and prints, in all mode).
-    let Some(o) = run(problem, &config, Solutions::Stdout)? else {
-        return Ok(());
-    };
-    let (s, nodes, ranks, threads, wall) = (o.solutions, o.nodes, o.ranks, o.threads, o.wall_s);
-    if has("--json").is_some() {
-        println!("{{\"solutions\":{s},\"nodes\":{nodes},\"wall_s\":{wall}}}"); // for make bench
-    } else {
-        println!("L(2,{n}) = {s} ({ranks} ranks x {threads} threads, {nodes} nodes, {wall:.3} s)");
-    }
+    let Some(o) = run(problem, &config, Solutions::Stdout)? else { return Ok(()) };
+    let (s, nodes, r, t, wall) = (o.solutions, o.nodes, o.ranks, o.threads, o.wall_s);
+    let json = format!("{{\"solutions\":{s},\"nodes\":{nodes},\"wall_s\":{wall}}}"); // make bench
+    let text = format!("L(2,{n}) = {s} ({r} ranks x {t} threads, {nodes} nodes, {wall:.3} s)");
+    println!("{}", if has("--json").is_some() { json } else { text });
     Ok(())
 }
 
 #[cfg(test)]
 mod test {
-    /// The engine's conformance check on small orders, and OEIS A014552's counts.
     #[test]
     fn conforms_and_counts_the_pairings() {
         for (n, both_ways) in [(1, 0), (3, 2), (4, 2), (5, 0), (7, 52), (8, 300)] {
