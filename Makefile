@@ -107,7 +107,7 @@ aarch64:
 # Every test: lint, the library and threads-only builds, unit tests,
 # integration tests (the library's, the command line's, real mpirun runs,
 # the job scripts), doc tests, then the job scripts through a real one-node
-# Slurm. What .ci/run runs. 18 minutes from a clean clone on a 2-core AMD EPYC (AVX-512), the build included (d48fa89).
+# Slurm. What .ci/run runs.
 test: lint no-mpi aarch64
 	$(CARGO) build --release
 	$(CARGO) test --release --lib --tests
@@ -120,15 +120,17 @@ test: lint no-mpi aarch64
 # tests that need neither mpirun nor a browser nor the long counts (the
 # puzzles' counts in every configuration and the independent checkers are
 # make test's).
+# Every command on the whole workspace, so that each builds with the
+# features `make test` built with (`-p` alone would rebuild the library).
+# The library's integration tests are modules of one binary (tests/suite.rs):
+# a filter picks files.
 check:
 	$(CARGO) fmt --all -- --check
 	$(CARGO) build --release
-	$(CARGO) test --release --workspace --lib
-	$(CARGO) test --release -p hysolve-tools --bin hysolve-sweep --test bench
-	$(CARGO) test --release -p hysolve --test layers --test engine --test check \
-	  --test conformance --test magic --test xc --test simd --test uts --test clique
-	$(CARGO) test --release -p hysolve-cli --test fuzz
-	$(CARGO) test --release --doc -p hysolve
+	$(CARGO) test --release --lib --bin hysolve-sweep --test bench --test fuzz
+	$(CARGO) test --release --test suite -- layers:: engine:: check:: conformance:: \
+	  magic:: xc:: simd:: uts:: clique:: --skip independent::
+	$(CARGO) test --release --doc
 	$(MAKE) lint-clippy
 
 # qsub pbs/hybrid.sh, sbatch pbs/slurm.sh and a tiny pbs/sweep.sh through a

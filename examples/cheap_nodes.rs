@@ -100,7 +100,7 @@ impl Problem for InPlace {
     type State = Set;
     type Move = Add;
     /// The elements not yet tried.
-    type Moves = u64;
+    type Cursor = u64;
 
     fn name(&self) -> &'static str {
         "cheap-nodes"

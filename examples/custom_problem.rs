@@ -41,7 +41,7 @@ impl Problem for Langford {
     type Node = Row;
     type State = Row;
     type Move = Place;
-    type Moves = Place;
+    type Cursor = Place;
     hysolve::state_is_node!(); // The state is a node: this writes `state`, `load` and `save`.
     fn root(&self) -> Row {
         Row { taken: 0, placed: 0, at: [0; 32] }

@@ -136,7 +136,7 @@ impl Problem for Knapsack {
     type State = Packing;
     type Move = Decision;
     /// The decisions left to list: 2 (take, then leave), 1 (leave), 0.
-    type Moves = u8;
+    type Cursor = u8;
 
     fn name(&self) -> &'static str {
         "knapsack"

@@ -28,7 +28,7 @@
 //!     type Node = Bits;   // what a task carries when work is split
 //!     type State = Bits;  // what each worker moves in place
 //!     type Move = u64;    // the next bit
-//!     type Moves = u64;   // the next bit to try: 0, 1, then 2 (none)
+//!     type Cursor = u64;   // the next bit to try: 0, 1, then 2 (none)
 //!     state_is_node!();  // the state is a copy of the node
 //!     fn root(&self) -> Bits { Bits { len: 0, bits: 0 } }
 //!     fn moves(&self, s: &mut Bits) -> u64 { if s.len < self.n { 0 } else { 2 } }

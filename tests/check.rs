@@ -49,7 +49,7 @@ impl Problem for NoAdjacentOnes {
     type State = Bits;
     type Move = u64;
     /// The next bit to try (2: none), and whether the order is 1 then 0.
-    type Moves = (u64, bool);
+    type Cursor = (u64, bool);
     const ENCODES: bool = true;
 
     fn encode(&self, node: &Bits, out: &mut Vec<u8>) {

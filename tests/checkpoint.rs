@@ -5,7 +5,7 @@
 
 #![cfg(feature = "mpi")]
 
-mod common;
+use crate::common;
 
 use common::{A000170, BIN, json_of, mpi_env, read_solutions, run_with_timeout};
 use rand::{RngExt, SeedableRng};

@@ -3,8 +3,6 @@
 //! (`at_least`), checkpoints that carry the incumbent, and how far a
 //! parallel run's tree strays from the sequential one (anomalies).
 
-mod common;
-
 use hysolve::cluster::{Checkpoint, CheckpointPlan, RunConfig, run_threaded};
 use hysolve::engine::{Mode, optimum};
 use hysolve::problems::clique::{Clique, Graph, families, parse_solution};

@@ -3,7 +3,7 @@
 //! by node, in every mode, split over and over, and below its count
 //! cut-off against its kernel, and finds the known number of solutions.
 
-mod common;
+use crate::common;
 
 use common::queens_xc;
 use hysolve::engine::{Checked, Mode, Problem, check, check_up_to, sequential};

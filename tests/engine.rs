@@ -1,7 +1,7 @@
 //! The engine and the protocol with ranks as threads joined by channels:
 //! the same managers, master and pool as over MPI, many configurations.
 
-mod common;
+use crate::common;
 
 use common::{A000170, CONFIGS, blocks};
 use hysolve::cluster::{Outcome, RunConfig, run_threaded};
@@ -363,7 +363,7 @@ mod langford {
         type Node = Row;
         type State = Row;
         type Move = (u8, u8);
-        type Moves = u8;
+        type Cursor = u8;
         const ENCODES: bool = E;
         fn encode(&self, row: &Row, out: &mut Vec<u8>) {
             out.extend_from_slice(&row.taken.to_le_bytes());

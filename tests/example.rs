@@ -5,7 +5,7 @@
 //! programme of this file finds; `examples/cheap_nodes.rs`'s three ways
 //! (`Problem`, `Tree`, a plain recursion) walk the same tree.
 
-mod common;
+use crate::common;
 
 #[cfg(feature = "mpi")]
 use common::mpi_env;

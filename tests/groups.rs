@@ -6,7 +6,7 @@
 
 #![cfg(feature = "mpi")]
 
-mod common;
+use crate::common;
 
 use common::{json_of, mpirun, read_solutions};
 use std::collections::HashSet;

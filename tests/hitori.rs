@@ -2,7 +2,7 @@
 //! their published counts and solutions, random small grids against brute
 //! force, every solution through the independent verifier.
 
-mod common;
+use crate::common;
 
 use common::{CONFIGS, blocks, run_threads as run};
 use hysolve::engine::{Mode, sequential};

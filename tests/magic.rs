@@ -3,7 +3,7 @@
 //! `tests/independent/magic.rs` for every file), in every configuration,
 //! every completion verified.
 
-mod common;
+use crate::common;
 
 use common::{CONFIGS, blocks, run_threads as run};
 use hysolve::engine::Mode;

@@ -2,7 +2,7 @@
 
 #![cfg(feature = "mpi")]
 
-mod common;
+use crate::common;
 
 use common::{A000170, CONFIGS, json_of, mpirun, read_solutions};
 use std::collections::HashSet;

@@ -3,7 +3,7 @@
 //! in every configuration; every solution written by `all` through the
 //! independent verifier.
 
-mod common;
+use crate::common;
 
 use common::{CONFIGS, blocks, run_threads as run};
 use hysolve::engine::{Mode, sequential};

@@ -7,7 +7,7 @@
 
 #![cfg(feature = "mpi")]
 
-mod common;
+use crate::common;
 
 use common::{A000170, run_with_timeout};
 use std::path::{Path, PathBuf};

@@ -2,7 +2,7 @@
 //! under any schedule its jitter draws, the same report for the same seed,
 //! the modes that stop early, a killed rank, and `hysolve-sim`'s errors.
 
-mod common;
+use crate::common;
 
 use hysolve::cluster::sim::{SimConfig, SimError, SimReport, simulate};
 use hysolve::engine::{Mode, sequential};

@@ -3,7 +3,7 @@
 //! lacks and an unknown value are refused in one line. No path passes by
 //! being skipped: a level the processor lacks is checked to be refused.
 
-mod common;
+use crate::common;
 
 use common::{A000170, BIN, json_of, run_with_timeout};
 use hysolve::engine::simd::{self, Level};

@@ -3,7 +3,7 @@
 //! `src/problems/uts/params.rs`) in every configuration, with ranks as
 //! threads and under mpirun, and one-line errors for bad parameters.
 
-mod common;
+use crate::common;
 
 use common::{CONFIGS, hysolve, json_of, run_threads};
 use hysolve::engine::Mode;

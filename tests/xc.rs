@@ -5,7 +5,7 @@
 //! and on both search structures; every solution of `all` mode through the
 //! independent verifier; colours against a brute force over subsets.
 
-mod common;
+use crate::common;
 
 use common::{CONFIGS, blocks, queens_xc as queens, run_threads as run};
 use hysolve::engine::Mode;

@@ -58,10 +58,8 @@ struct Manager<'a, P: Problem, T: Transport> {
 /// processors, each rank gets only a share of one, and polling as often
 /// would take the same CPU from the busy workers next to it: the pause
 /// grows with the oversubscription, so that polls keep the same share of
-/// the rank's own CPU. Measured with 128 ranks of one thread on 2 cores,
-/// N-Queens 17: at 1 ms (and with the protocol before routed donations)
-/// the managers used 24.6 CPU seconds of the 62 the run had; now 1.5. The
-/// master (rank 0) serves everyone and keeps 1 ms.
+/// the rank's own CPU (measured: `bench-results/README.md`, "Many
+/// ranks"). The master (rank 0) serves everyone and keeps 1 ms.
 fn poll_max(rank: usize, threads: usize, local_ranks: usize, cpus: usize) -> Duration {
     if rank == 0 {
         return POLL_MAX;

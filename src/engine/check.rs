@@ -171,7 +171,7 @@ fn violation(property: Property, path: &[u32], detail: String) -> Violation {
 /// the node as saved before its listing, the moves a state loaded with it
 /// lists, and the move taken below.
 struct Frame<P: Problem> {
-    moves: P::Moves,
+    moves: P::Cursor,
     given: u32,
     before: P::Node,
     loaded_moves: u64,
@@ -499,7 +499,7 @@ where
     p.load(&mut state, &p.root());
     let mut path: Vec<u32> = Vec::new();
     // The listings above the cut-off, and the move taken from each.
-    let mut stack: Vec<(P::Moves, u32, Option<P::Move>)> = Vec::new();
+    let mut stack: Vec<(P::Cursor, u32, Option<P::Move>)> = Vec::new();
     let (mut subtrees, mut counted) = (0, 0);
     loop {
         if path.len() >= cutoff {

@@ -53,7 +53,7 @@ pub(crate) use pool::{PoolEvent, RankPool, UnitReport};
 #[cfg(feature = "sim")]
 pub(crate) use pool::{SOLUTION_BATCH, policy};
 pub use prefix::{Prefix, replay};
-pub use problem::{Path, PathMove, PathMoves, Problem, SubtreeCount, Tree, count_by_moves};
+pub use problem::{Path, PathCursor, PathMove, Problem, SubtreeCount, Tree, count_by_moves};
 pub use ramp::{RampUp, ramp_up};
 pub use sequential::{optimum, sequential};
 pub(crate) use task::Task;

@@ -39,7 +39,7 @@ pub trait Problem: Send + Sync + 'static {
     /// [`Problem::next_move`] advances (the next number to try, an index
     /// into a list the state holds, ...). Small: one is kept per level of
     /// the walk.
-    type Moves: Clone + Send + 'static;
+    type Cursor: Clone + Send + 'static;
 
     /// Whether [`Problem::encode`] and [`Problem::decode`] carry nodes
     /// between ranks. Then work travels as the node itself and a task's
@@ -94,13 +94,13 @@ pub trait Problem: Send + Sync + 'static {
     /// Starts listing the moves from the node `state` stands on to its
     /// children. Leaves the node as it was (`state` is mutable for
     /// scratch space, such as a list of moves the cursor indexes).
-    fn moves(&self, state: &mut Self::State) -> Self::Moves;
+    fn moves(&self, state: &mut Self::State) -> Self::Cursor;
 
     /// The next move of the listing `moves` started, always in the same
     /// order, or `None` when there is no more. Called with `state` on the
     /// node [`Problem::moves`] was called on (the walk undoes a move
     /// before it asks for the next).
-    fn next_move(&self, state: &Self::State, moves: &mut Self::Moves) -> Option<Self::Move>;
+    fn next_move(&self, state: &Self::State, moves: &mut Self::Cursor) -> Option<Self::Move>;
 
     /// Moves `state` from a node to its child by `m`, one of the node's
     /// moves ([`Problem::next_move`]).
@@ -206,7 +206,7 @@ fn short_type_name<T: ?Sized>() -> &'static str {
 ///     type Node = (u32, u64);
 ///     type State = (u32, u64);
 ///     type Move = u64;
-///     type Moves = u64;
+///     type Cursor = u64;
 ///     state_is_node!();
 ///     fn root(&self) -> (u32, u64) { (0, 0) }
 ///     fn moves(&self, s: &mut (u32, u64)) -> u64 { if s.0 < self.0 { 0 } else { 2 } }
@@ -239,7 +239,7 @@ macro_rules! state_is_node {
 
 /// Writes [`Problem::next_move`], [`Problem::apply`] and [`Problem::undo`]
 /// for a problem whose state holds a [`Path`] in the field named (the
-/// moves are the path's: `type Move = PathMove; type Moves = PathMoves;`).
+/// moves are the path's: `type Move = PathMove; type Cursor = PathCursor;`).
 /// Put it inside the `impl Problem` block: `path_moves!(path);`.
 #[macro_export]
 macro_rules! path_moves {
@@ -248,7 +248,7 @@ macro_rules! path_moves {
         fn next_move(
             &self,
             state: &Self::State,
-            moves: &mut $crate::engine::PathMoves,
+            moves: &mut $crate::engine::PathCursor,
         ) -> Option<$crate::engine::PathMove> {
             state.$field.next_move(moves)
         }
@@ -277,7 +277,7 @@ pub fn count_by_moves<P: Problem + ?Sized>(p: &P, state: &mut P::State) -> Subtr
         p: &P,
         state: &mut P::State,
         depth: u64,
-        mut moves: P::Moves,
+        mut moves: P::Cursor,
         mut m: P::Move,
         total: &mut (u64, u64, u64),
     ) {
@@ -459,7 +459,7 @@ pub struct Path<N> {
 /// child's place in its list, the list's length, and where the parent
 /// lies in its own.
 #[derive(Clone, Copy, Debug)]
-pub struct PathMoves {
+pub struct PathCursor {
     next: u32,
     end: u32,
     parent: u32,
@@ -505,7 +505,7 @@ impl<N: Clone> Path<N> {
     /// with the node and an empty list to fill), and starts the listing
     /// ([`Problem::moves`]).
     #[inline(always)]
-    pub fn moves(&mut self, children: impl FnOnce(&N, &mut Vec<N>)) -> PathMoves {
+    pub fn moves(&mut self, children: impl FnOnce(&N, &mut Vec<N>)) -> PathCursor {
         let d = self.depth as usize;
         if self.lists.len() <= d + 1 {
             self.deeper();
@@ -514,7 +514,7 @@ impl<N: Clone> Path<N> {
         let out = &mut below[0];
         out.clear();
         children(&above[d][self.here as usize], out);
-        PathMoves {
+        PathCursor {
             next: 0,
             end: out.len() as u32,
             parent: self.here,
@@ -531,7 +531,7 @@ impl<N: Clone> Path<N> {
 
     /// The next child ([`Problem::next_move`]).
     #[inline]
-    pub fn next_move(&self, moves: &mut PathMoves) -> Option<PathMove> {
+    pub fn next_move(&self, moves: &mut PathCursor) -> Option<PathMove> {
         let child = moves.next;
         (child < moves.end).then(|| {
             moves.next = child + 1;
@@ -570,7 +570,7 @@ impl<T: Tree> Problem for T {
     type Node = T::Node;
     type State = Path<T::Node>;
     type Move = PathMove;
-    type Moves = PathMoves;
+    type Cursor = PathCursor;
 
     const ENCODES: bool = T::ENCODES;
 
@@ -599,11 +599,11 @@ impl<T: Tree> Problem for T {
         path.top().clone()
     }
     #[inline(always)]
-    fn moves(&self, path: &mut Path<T::Node>) -> PathMoves {
+    fn moves(&self, path: &mut Path<T::Node>) -> PathCursor {
         path.moves(|node, out| self.children(node, out))
     }
     #[inline]
-    fn next_move(&self, path: &Path<T::Node>, moves: &mut PathMoves) -> Option<PathMove> {
+    fn next_move(&self, path: &Path<T::Node>, moves: &mut PathCursor) -> Option<PathMove> {
         path.next_move(moves)
     }
     #[inline]

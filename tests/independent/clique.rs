@@ -10,7 +10,7 @@
 //! cannot beat the best. Cliques are checked pair by pair on the file's
 //! edge list.
 
-use crate::common;
+use super::common;
 use hysolve::cluster::{RunConfig, run_threaded};
 use hysolve::engine::Mode;
 use std::collections::HashSet;

@@ -17,8 +17,7 @@
 //! - `xc`: every count of `examples/xc` (the Sudoku's uniqueness among
 //!   them), by its own reader of the DLX format and its own Algorithm X.
 
-#[path = "../common/mod.rs"]
-mod common;
+use crate::common;
 
 mod clique;
 mod hitori;

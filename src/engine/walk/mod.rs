@@ -37,7 +37,7 @@ pub(crate) const POLL_EVERY: u64 = 16;
 /// compiler copied byte by byte at every push and pop (the cheap-node
 /// walk took 0.35 s with it, 0.30 s without, one run each).
 struct Cursor<P: Problem> {
-    moves: P::Moves,
+    moves: P::Cursor,
     given: u64,
 }
 
@@ -46,7 +46,7 @@ const DONE: u64 = 1 << 63;
 
 impl<P: Problem> Cursor<P> {
     #[inline(always)]
-    fn new(moves: P::Moves, given: u64) -> Self {
+    fn new(moves: P::Cursor, given: u64) -> Self {
         Cursor { moves, given }
     }
 

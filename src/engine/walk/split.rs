@@ -200,7 +200,7 @@ mod test {
         type Node = (u32, u64);
         type State = Walked;
         type Move = u64;
-        type Moves = u64;
+        type Cursor = u64;
         fn name(&self) -> &'static str {
             "hashed"
         }

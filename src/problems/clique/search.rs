@@ -63,7 +63,7 @@ impl Problem for Clique {
     type Move = u32;
     /// How many of the colouring's candidates are left to list (from the
     /// back).
-    type Moves = u32;
+    type Cursor = u32;
 
     const ENCODES: bool = true;
     const BOUNDS_FALL: bool = true;

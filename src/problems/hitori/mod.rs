@@ -26,7 +26,7 @@ pub mod solution;
 pub(crate) mod solver;
 pub mod verify;
 
-use crate::engine::{self, Mode, PathMove, PathMoves, Problem};
+use crate::engine::{self, Mode, PathCursor, PathMove, Problem};
 use crate::input::{InputError, MAX_INPUT_BYTES, read_text};
 use grid::Grid;
 use solver::{BLACK, Layout, Scratch, Shading, UNKNOWN, WHITE};
@@ -132,7 +132,7 @@ impl Problem for Hitori {
     type State = Walker;
     /// A child's index: 0 for the first colour that propagates.
     type Move = PathMove;
-    type Moves = PathMoves;
+    type Cursor = PathCursor;
 
     fn name(&self) -> &'static str {
         "hitori"
@@ -161,7 +161,7 @@ impl Problem for Hitori {
         w.path.top().clone()
     }
 
-    fn moves(&self, w: &mut Walker) -> PathMoves {
+    fn moves(&self, w: &mut Walker) -> PathCursor {
         let Walker { path, scratch } = w;
         path.moves(|node, out| self.children(node, out, scratch))
     }

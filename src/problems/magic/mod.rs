@@ -457,7 +457,7 @@ impl Problem for Magic {
     type State = Option<Box<Square>>;
     /// A number for the next cell of the plan.
     type Move = u16;
-    type Moves = Numbers;
+    type Cursor = Numbers;
 
     fn name(&self) -> &'static str {
         "magic"

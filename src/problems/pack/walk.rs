@@ -90,7 +90,7 @@ impl<const W: usize> Problem for Pack<W> {
     type State = Walker<W>;
     /// A placement.
     type Move = u32;
-    type Moves = Listing;
+    type Cursor = Listing;
 
     fn name(&self) -> &'static str {
         "pack"

@@ -183,7 +183,7 @@ impl Problem for Queens {
     type Node = Board;
     type State = Walker;
     type Move = Square;
-    type Moves = Squares;
+    type Cursor = Squares;
 
     /// A board travels as its filled rows, case, bound1 and queens.
     const ENCODES: bool = true;

@@ -148,7 +148,7 @@ impl Problem for Uts {
     type State = Vec<Node>;
     type Move = u32;
     /// The next child's index.
-    type Moves = u32;
+    type Cursor = u32;
 
     /// A node travels as its state and depth (24 bytes), however deep it is;
     /// its number of children is drawn again from them.

@@ -151,7 +151,7 @@ impl Problem for Xc {
     /// An option.
     type Move = u32;
     /// The next of the level's branches to try.
-    type Moves = u32;
+    type Cursor = u32;
     const ENCODES: bool = true;
 
     fn encode(&self, node: &Partial, out: &mut Vec<u8>) {

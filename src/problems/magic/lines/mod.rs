@@ -33,7 +33,7 @@
 
 pub mod half;
 
-use crate::engine::{Mode, Path, PathMove, PathMoves, Problem, SubtreeCount};
+use crate::engine::{Mode, Path, PathCursor, PathMove, Problem, SubtreeCount};
 use crate::problems::PuzzleError;
 use half::{Half, SIDE, SUM, TOP};
 
@@ -456,7 +456,7 @@ impl Problem for Lines {
     type State = Walker;
     /// A child's index among its parent's.
     type Move = PathMove;
-    type Moves = PathMoves;
+    type Cursor = PathCursor;
 
     const ENCODES: bool = true;
 
@@ -511,7 +511,7 @@ impl Problem for Lines {
         w.path.top().clone()
     }
 
-    fn moves(&self, w: &mut Walker) -> PathMoves {
+    fn moves(&self, w: &mut Walker) -> PathCursor {
         let fo = w.folding;
         w.path.moves(|s, out| self.children(s, out, fo))
     }
