@@ -24,11 +24,12 @@ all: build
 # DPKG_QUERY and LIBCLANG_DIRS exist for tests/deps.rs.
 DPKG_QUERY ?= dpkg-query
 LIBCLANG_DIRS ?= /usr/lib /usr/lib/* /usr/lib64 /usr/local/lib /usr/local/lib/* /usr/lib/llvm-*/lib /usr/local/llvm*/lib
+DEPS_SH = DPKG_QUERY="$(DPKG_QUERY)" LIBCLANG_DIRS="$(LIBCLANG_DIRS)" CARGO="$(CARGO)" $(SHELL) .ci/deps.sh
 deps:
-	@DPKG_QUERY="$(DPKG_QUERY)" LIBCLANG_DIRS="$(LIBCLANG_DIRS)" CARGO="$(CARGO)" $(SHELL) .ci/deps.sh
+	@$(DEPS_SH)
 
 deps-build:
-	@BUILD_ONLY=1 DPKG_QUERY="$(DPKG_QUERY)" LIBCLANG_DIRS="$(LIBCLANG_DIRS)" CARGO="$(CARGO)" $(SHELL) .ci/deps.sh
+	@BUILD_ONLY=1 $(DEPS_SH)
 
 build: deps-build
 	$(CARGO) build --release
@@ -202,7 +203,7 @@ DIMACS_ALL := $(shell printf '$(DIMACS)/%s.clq,' brock400_4 gen400_p0.9_75 p_hat
 DIMACS_PEER := $(shell printf '$(DIMACS)/%s.clq,' brock200_2 p_hat300-1 keller4 hamming8-4 p_hat700-1 C125.9 | sed 's/,$$//')
 # The peers `make bench` runs beside us and `make test` does not need.
 bench-deps:
-	@BENCH_PEERS=1 DPKG_QUERY="$(DPKG_QUERY)" LIBCLANG_DIRS="$(LIBCLANG_DIRS)" CARGO="$(CARGO)" $(SHELL) .ci/deps.sh
+	@BENCH_PEERS=1 $(DEPS_SH)
 
 bench-clique: build
 	@mkdir -p $(GRAPHS)

@@ -82,14 +82,14 @@ pub fn export_xc(layout: &Layout) -> Result<String, PuzzleError> {
 mod tests {
     use super::super::figure::Figure;
     use super::super::pieces::PieceSet;
+    use super::super::test_layout;
     use super::*;
 
     /// One item per piece and per cell of the figure as given (10 wide, 6
     /// high), one option per placement: its piece's label and five cells.
     #[test]
     fn one_item_per_piece_and_cell_one_option_per_placement() {
-        let set = PieceSet::load("pentominoes").unwrap();
-        let layout = Layout::new(set, Figure::parse_box("10x6").unwrap()).unwrap();
+        let layout = test_layout("pentominoes", "10x6");
         let text = export_xc(&layout).unwrap();
         let mut lines = text.lines().filter(|l| !l.starts_with('|'));
         let items: Vec<&str> = lines.next().unwrap().split(' ').collect();

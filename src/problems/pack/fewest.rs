@@ -236,9 +236,7 @@ impl<const W: usize> Pack<W> {
 
 #[cfg(test)]
 mod test {
-    use super::super::figure::Figure;
-    use super::super::pieces::PieceSet;
-    use super::super::{Layout, Pack};
+    use super::super::test_pack;
     use crate::engine::{Mode, Problem, count_by_moves};
 
     /// Nodes and solutions of the subtree `state` stands on, by the
@@ -264,9 +262,7 @@ mod test {
             ("pentominoes", "20x3", true, Mode::Count, 2),
         ];
         for (pieces, figure, distinct, mode, expected) in cases {
-            let set = PieceSet::load(pieces).unwrap();
-            let layout = Layout::new(set, Figure::parse_box(figure).unwrap()).unwrap();
-            let p = Pack::<1>::new(layout, distinct).unwrap();
+            let p = test_pack::<1>(pieces, figure, distinct);
             let what = format!("{pieces} {figure} distinct={distinct} {mode:?}");
             let mut w = p.state(mode);
             p.load(&mut w, &p.root());

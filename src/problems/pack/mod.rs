@@ -154,15 +154,21 @@ pub struct Pack<const W: usize> {
     root: Option<Packing<W>>,
 }
 
-/// Test instances: `pieces` (a built-in set or a file) on a box `WxH[xD]`
-/// or a figure, prepared for `W` words.
+/// Test layouts: `pieces` (a built-in set or a file) on a box `WxH[xD]`
+/// or a figure.
 #[cfg(test)]
-fn test_pack<const W: usize>(pieces: &str, figure: &str, distinct: bool) -> Pack<W> {
+fn test_layout(pieces: &str, figure: &str) -> Layout {
     let set = pieces::PieceSet::load(pieces).unwrap();
     let figure = figure::Figure::parse_box(figure)
         .or_else(|_| figure::Figure::load(figure).map_err(|e| e.to_string()))
         .unwrap();
-    Pack::new(Layout::new(set, figure).unwrap(), distinct).unwrap()
+    Layout::new(set, figure).unwrap()
+}
+
+/// Test instances: [`test_layout`], prepared for `W` words.
+#[cfg(test)]
+fn test_pack<const W: usize>(pieces: &str, figure: &str, distinct: bool) -> Pack<W> {
+    Pack::new(test_layout(pieces, figure), distinct).unwrap()
 }
 
 /// Walks the tree below `s` by a rule with nothing but [`Pack::branch`],

@@ -192,17 +192,8 @@ fn symmetries(layout: &Layout) -> Vec<Symmetry> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::figure::Figure;
-    use super::super::pieces::PieceSet;
+    use super::super::test_layout as layout;
     use super::*;
-
-    fn layout(pieces: &str, figure: &str) -> Layout {
-        Layout::new(
-            PieceSet::load(pieces).unwrap(),
-            Figure::parse_box(figure).unwrap(),
-        )
-        .unwrap()
-    }
 
     /// Each image is a permutation of the placements, the first the
     /// identity.
@@ -235,15 +226,14 @@ mod tests {
         assert_eq!(b.images.len(), 4);
         assert_permutations(&b, l.placements.len());
         let k = b.restricted.expect("a piece to restrict");
-        let of = |keep: &dyn Fn(usize) -> bool| {
-            (0..l.placements.len())
-                .filter(|&p| l.placements[p].0 == k && keep(p))
-                .count()
-        };
-        let (all, kept) = (of(&|_| true), of(&|p| b.allowed[p]));
+        let of_k: Vec<usize> = (0..l.placements.len())
+            .filter(|&p| l.placements[p].0 == k)
+            .collect();
+        let kept = of_k.iter().filter(|&&p| b.allowed[p]).count();
+        let all = of_k.len();
         assert!(4 * kept >= all && 2 * kept <= all, "{kept} of {all}");
         // Every orbit meets a kept placement.
-        for p in (0..l.placements.len()).filter(|&p| l.placements[p].0 == k) {
+        for p in of_k {
             assert!(
                 b.images.iter().any(|image| b.allowed[image[p] as usize]),
                 "{p}"

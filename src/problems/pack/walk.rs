@@ -216,16 +216,12 @@ impl<const W: usize> Problem for Pack<W> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::Layout;
-    use super::super::figure::Figure;
-    use super::super::pieces::PieceSet;
+    use super::super::test_pack;
     use super::*;
     use crate::engine::{check, sequential};
 
     fn pentominoes(figure: &str, distinct: bool) -> Pack<1> {
-        let set = PieceSet::load("pentominoes").unwrap();
-        let layout = Layout::new(set, Figure::parse_box(figure).unwrap()).unwrap();
-        Pack::<1>::new(layout, distinct).unwrap()
+        test_pack("pentominoes", figure, distinct)
     }
 
     #[test]
