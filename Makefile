@@ -229,7 +229,8 @@ bench-clique: build
 bench: build bench-deps bench-ranks bench-clique target/bench-c/queens target/bench-c/dlx target/bench-c/pack target/bench-c/pack3 target/bench-c/langford
 	$(CARGO) build --release -p hysolve --example custom_problem
 	$(BENCH) --reps 5 --configs 1x1 --out bench-results/custom-peer.csv \
-	  --bin target/release/examples/custom_problem,target/bench-c/langford --problem "{}" --values 12
+	  --bin target/release/examples/custom_problem,target/release/langford-plain,target/bench-c/langford \
+	  --problem "{}" --values 12
 	$(CARGO) build --release -p hysolve --example cheap_nodes
 	$(BENCH) --reps 5 --configs 1x1 --out bench-results/cheap-nodes.csv \
 	  --bin target/release/examples/cheap_nodes --problem "{} 38" --values plain,problem,cutoff,tree

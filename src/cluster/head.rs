@@ -24,7 +24,9 @@ use super::master::{Master, Outbox};
 use super::observer::{OBSERVE_EVERY, Progress};
 use super::outcome::{Improvement, Outcome, RunError};
 use super::protocol::{Message, RankReport};
-use crate::engine::{Count, Mode, Piece, Prefix, Problem, Tally, UnitReport, expand, ramp_up};
+use crate::engine::{
+    Count, Mode, Piece, Prefix, Problem, Spread, Tally, UnitReport, expand, ramp_up,
+};
 use std::sync::atomic::Ordering;
 use std::time::Instant;
 
@@ -43,6 +45,9 @@ pub(crate) struct Head<'a> {
     finals: Vec<Option<RankReport>>,
     /// What expanding the root counted.
     expansion: Count,
+    /// How the expansion's work was shared among rank 0's threads.
+    #[cfg_attr(not(feature = "sim"), allow(dead_code))]
+    spread: Spread,
     /// Where solutions go.
     delivery: Delivery<'a>,
     checkpointer: Option<Checkpointer>,
@@ -70,6 +75,7 @@ impl<'a> Head<'a> {
         let children = layout.root_children();
         let resume = config.checkpoint.as_ref().and_then(|c| c.resume.as_ref());
         let mut expansion = Count::default();
+        let mut spread = Spread::default();
         let mut expanded_best = None;
         let (initial, found): (Vec<Piece>, Vec<String>) = match resume {
             // The units left, as the checkpoint has them: the same units
@@ -80,8 +86,9 @@ impl<'a> Head<'a> {
             ),
             None => {
                 let target = config.initial_prefixes(size);
-                let e = expand(problem, config.mode, target);
+                let e = expand(problem, config.mode, target, config.threads);
                 expansion = e.counted;
+                spread = e.spread;
                 expanded_best = e.best;
                 let pieces = e.frontier.iter().map(|t| Piece::of(problem, t));
                 (pieces.collect(), e.found)
@@ -109,6 +116,7 @@ impl<'a> Head<'a> {
             order: CausalOrder::new(children),
             finals: vec![None; size],
             expansion,
+            spread,
             delivery,
             checkpointer,
             best: None,
@@ -148,10 +156,11 @@ impl<'a> Head<'a> {
         Ok(head)
     }
 
-    /// What expanding the root counted (for the simulator).
+    /// How the expansion's work was shared among rank 0's threads (for
+    /// the simulator).
     #[cfg(feature = "sim")]
-    pub(crate) fn expansion(&self) -> Count {
-        self.expansion
+    pub(crate) fn spread(&self) -> Spread {
+        self.spread
     }
 
     /// Whether every rank has sent its final report.

@@ -1,4 +1,5 @@
-//! The master's expansion of the root into its initial subtrees.
+//! The master's expansion of the root into its initial subtrees, a level
+//! at a time, the larger levels shared among the rank's threads.
 
 use super::context::Context;
 use super::count::{Count, deeper};
@@ -8,10 +9,16 @@ use super::problem::Problem;
 use super::sequential::Sequential;
 use super::task::Task;
 use super::visit::Visitor;
+use crossbeam_channel::{Receiver, Sender};
 
 /// How many nodes per subtree asked for [`expand`] may visit: it stops at
 /// the end of the level where it passes that many.
 const EXPANSION_NODES_PER_TARGET: usize = 8;
+
+/// The fewest nodes of a level, per thread, for [`expand`] to share the
+/// level among its threads: below it one thread expands the level alone
+/// (a level of a few hundred nodes costs less than waking the others).
+const PARALLEL_NODES_PER_THREAD: usize = 32;
 
 /// Expands the root breadth-first until the frontier holds at least
 /// `target` subtrees, cannot grow (only leaves left, or the count cut-off
@@ -22,64 +29,202 @@ const EXPANSION_NODES_PER_TARGET: usize = 8;
 /// visiting the expanded nodes counted, and the texts of solutions among
 /// them (in modes that keep solutions; in [`Mode::Optimise`], the best
 /// among them, with its objective).
-pub(crate) fn expand<P: Problem>(problem: &P, mode: Mode, target: usize) -> Expansion<P::Node> {
+///
+/// A level of at least [`PARALLEL_NODES_PER_THREAD`] nodes a thread is cut
+/// into `threads` consecutive runs of nodes, each expanded on a thread of
+/// its own (the calling thread takes the first), and their children are
+/// put back in the same order: the frontier, the counts and the solutions
+/// are the same for every number of threads. In [`Mode::Optimise`] a
+/// thread prunes with the best known when its level began and what it
+/// found since, so the frontier may hold subtrees a single thread would
+/// have cut; the optimum is the same.
+pub(crate) fn expand<P: Problem>(
+    problem: &P,
+    mode: Mode,
+    target: usize,
+    threads: usize,
+) -> Expansion<P::Node> {
+    let cutoff = Visitor::new(problem, mode).cutoff;
+    let budget = target.saturating_mul(EXPANSION_NODES_PER_TARGET) as u64;
+    let mut e = Expansion {
+        frontier: vec![Task {
+            prefix: Prefix::root(),
+            depth: 0,
+            node: problem.root(),
+        }],
+        counted: Count::default(),
+        found: Vec::new(),
+        best: None,
+        spread: Spread::default(),
+    };
+    let threads = threads.max(1);
+    std::thread::scope(|scope| {
+        let (done, results) = crossbeam_channel::unbounded();
+        let mut helpers: Vec<Sender<Job<P::Node>>> = Vec::new();
+        let mut depth = 0;
+        while e.frontier.len() < target && depth < cutoff && e.counted.nodes < budget {
+            let tasks = std::mem::take(&mut e.frontier);
+            let share = threads > 1 && tasks.len() >= PARALLEL_NODES_PER_THREAD * threads;
+            let levels = if share {
+                if helpers.is_empty() {
+                    helpers = (1..threads)
+                        .map(|_| {
+                            let (jobs, inbox) = crossbeam_channel::bounded(1);
+                            let done = done.clone();
+                            scope.spawn(move || help(problem, mode, &inbox, &done));
+                            jobs
+                        })
+                        .collect();
+                    e.spread.helpers = helpers.len();
+                }
+                e.spread.shared_levels += 1;
+                share_level(problem, mode, tasks, depth, &e.best, &helpers, &results)
+            } else {
+                vec![level(problem, mode, &tasks, depth, e.best.clone())]
+            };
+            e.spread.span += levels.iter().map(|l| l.counted.nodes).max().unwrap_or(0);
+            for l in levels {
+                e.frontier.extend(l.next);
+                e.counted += l.counted;
+                e.found.extend(l.found);
+                if let Some((v, text)) = l.best
+                    && e.best.as_ref().is_none_or(|(b, _)| v > *b)
+                {
+                    e.best = Some((v, text));
+                }
+            }
+            depth += 1;
+            if e.frontier.is_empty() {
+                break;
+            }
+        }
+        // Dropping the senders ends the helpers; the scope joins them.
+        drop(helpers);
+    });
+    e
+}
+
+/// A run of one level's nodes for a helper: its place among the runs, the
+/// nodes, their depth, and the best solution known when the level began.
+type Job<N> = (usize, Vec<Task<N>>, usize, Option<(u64, String)>);
+
+/// A helper thread of [`expand`]: expands the runs it is sent until the
+/// expansion drops its sender.
+fn help<P: Problem>(
+    problem: &P,
+    mode: Mode,
+    inbox: &Receiver<Job<P::Node>>,
+    done: &Sender<(usize, Level<P::Node>)>,
+) {
+    for (i, tasks, depth, best) in inbox {
+        let l = level(problem, mode, &tasks, depth, best);
+        if done.send((i, l)).is_err() {
+            return;
+        }
+    }
+}
+
+/// Expands one level cut into a run for each thread: the calling thread
+/// takes the first run, the helpers the others. Returns each run's
+/// [`Level`], in the order of the runs.
+fn share_level<P: Problem>(
+    problem: &P,
+    mode: Mode,
+    mut tasks: Vec<Task<P::Node>>,
+    depth: usize,
+    best: &Option<(u64, String)>,
+    helpers: &[Sender<Job<P::Node>>],
+    results: &Receiver<(usize, Level<P::Node>)>,
+) -> Vec<Level<P::Node>> {
+    let runs = helpers.len() + 1;
+    let n = tasks.len();
+    // Cut from the back, so that each run is moved out once.
+    for (i, helper) in helpers.iter().enumerate().rev() {
+        let run = tasks.split_off((i + 1) * n / runs);
+        helper
+            .send((i + 1, run, depth, best.clone()))
+            .expect("a helper lives as long as the expansion");
+    }
+    let mut levels: Vec<Option<Level<P::Node>>> = (0..runs).map(|_| None).collect();
+    levels[0] = Some(level(problem, mode, &tasks, depth, best.clone()));
+    for _ in 1..runs {
+        let (i, l) = results
+            .recv()
+            .expect("a helper answers every run it is sent");
+        levels[i] = Some(l);
+    }
+    levels
+        .into_iter()
+        .map(|l| l.expect("every run answered"))
+        .collect()
+}
+
+/// Expands `tasks`, nodes at `depth`: visits each and lists its children.
+/// `best` is the best solution known before (optimisation).
+fn level<P: Problem>(
+    problem: &P,
+    mode: Mode,
+    tasks: &[Task<P::Node>],
+    depth: usize,
+    best: Option<(u64, String)>,
+) -> Level<P::Node> {
     let mut visitor = Visitor::new(problem, mode);
+    let known = best.as_ref().map(|(v, _)| *v);
     let mut ctx = Sequential {
         limit: None,
         found: Vec::new(),
-        best: None,
+        best,
     };
-    let mut frontier = vec![Task {
-        prefix: Prefix::root(),
-        depth: 0,
-        node: problem.root(),
-    }];
-    let mut depth = 0;
     let mut state = problem.state(mode);
-    let budget = target.saturating_mul(EXPANSION_NODES_PER_TARGET) as u64;
-    while frontier.len() < target && depth < visitor.cutoff && visitor.counters.nodes < budget {
-        let mut next = Vec::new();
-        for task in &frontier {
-            problem.load(&mut state, &task.node);
-            if !visitor.visit(&mut state, depth, &mut ctx).0 {
+    let mut next = Vec::new();
+    for task in tasks {
+        problem.load(&mut state, &task.node);
+        if !visitor.visit(&mut state, depth, &mut ctx).0 {
+            continue;
+        }
+        let mut moves = problem.moves(&mut state);
+        let mut i = 0;
+        while let Some(m) = problem.next_move(&state, &mut moves) {
+            if visitor.optimise && problem.bound(&state, &m) < Context::<P::Node>::floor(&ctx) {
+                if P::BOUNDS_FALL {
+                    break;
+                }
+                i += 1;
                 continue;
             }
-            let mut moves = problem.moves(&mut state);
-            let mut i = 0;
-            while let Some(m) = problem.next_move(&state, &mut moves) {
-                if visitor.optimise && problem.bound(&state, &m) < Context::<P::Node>::floor(&ctx) {
-                    if P::BOUNDS_FALL {
-                        break;
-                    }
-                    i += 1;
-                    continue;
-                }
-                problem.apply(&mut state, &m);
-                next.push(Task {
-                    prefix: task.prefix.child(i),
-                    depth: depth + 1,
-                    node: problem.save(&state),
-                });
-                problem.undo(&mut state, &m);
-                i += 1;
-            }
-        }
-        frontier = next;
-        depth += 1;
-        if frontier.is_empty() {
-            break;
+            problem.apply(&mut state, &m);
+            next.push(Task {
+                prefix: task.prefix.child(i),
+                depth: depth + 1,
+                node: problem.save(&state),
+            });
+            problem.undo(&mut state, &m);
+            i += 1;
         }
     }
-    let counters = Count {
-        depth: deeper(visitor.counters.depth, visitor.task_depth),
-        ..visitor.counters
-    };
-    Expansion {
-        frontier,
-        counted: counters,
+    Level {
+        next,
+        counted: Count {
+            depth: deeper(visitor.counters.depth, visitor.task_depth),
+            ..visitor.counters
+        },
         found: ctx.found,
-        best: ctx.best,
+        // Only what this level improved.
+        best: ctx.best.filter(|(v, _)| known.is_none_or(|k| *v > k)),
     }
+}
+
+/// What expanding a run of one level's nodes gives.
+struct Level<N> {
+    /// Their children, in order.
+    next: Vec<Task<N>>,
+    /// What visiting them counted.
+    counted: Count,
+    /// The solutions among them (modes that keep solutions).
+    found: Vec<String>,
+    /// Optimisation: a solution among them better than the best known
+    /// before the level.
+    best: Option<(u64, String)>,
 }
 
 /// What [`expand`] returns.
@@ -92,6 +237,24 @@ pub(crate) struct Expansion<N> {
     pub found: Vec<String>,
     /// Optimisation: the best solution among them, with its objective.
     pub best: Option<(u64, String)>,
+    /// How the work was shared among threads.
+    pub spread: Spread,
+}
+
+/// How [`expand`] shared its work among threads (for the simulator, which
+/// charges rank 0 the expansion's span, not its nodes).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[cfg_attr(not(feature = "sim"), allow(dead_code))]
+pub(crate) struct Spread {
+    /// The nodes on the expansion's longest path of work: over the levels,
+    /// the most nodes one thread visited in each (all of a level that one
+    /// thread expanded). The expansion's nodes on one thread.
+    pub span: u64,
+    /// How many levels were shared among threads.
+    pub shared_levels: u32,
+    /// How many helper threads were started (none, or one fewer than the
+    /// threads).
+    pub helpers: usize,
 }
 
 #[cfg(test)]
@@ -99,18 +262,43 @@ mod test {
     use super::*;
     use crate::engine::fixtures::Path;
     use crate::engine::sequential::sequential;
+    use crate::problems::queens::Queens;
 
     #[test]
     fn the_expansion_of_levels_that_do_not_grow_stops_at_its_budget() {
         let path = Path { len: 1_000_000 };
         let Expansion {
             frontier, counted, ..
-        } = expand(&path, Mode::Count, 16);
+        } = expand(&path, Mode::Count, 16, 1);
         assert_eq!(frontier.len(), 1);
         assert_eq!(counted.nodes, 16 * EXPANSION_NODES_PER_TARGET as u64);
         assert_eq!(frontier[0].depth, 128);
         // The walk from there counts the rest, once.
         let (whole, _) = sequential(&path, Mode::Count);
         assert_eq!((whole.nodes, whole.solutions), (1_000_000, 1));
+    }
+
+    #[test]
+    fn threads_share_the_large_levels_and_give_the_same_frontier() {
+        let q = Queens::new(10, false).unwrap();
+        let one = expand(&q, Mode::All, 2_000, 1);
+        let alone = Spread {
+            span: one.counted.nodes,
+            ..Spread::default()
+        };
+        assert_eq!(one.spread, alone);
+        for threads in [2, 3, 7] {
+            let many = expand(&q, Mode::All, 2_000, threads);
+            let s = many.spread;
+            assert!(s.shared_levels >= 1, "{threads} threads");
+            assert_eq!(s.helpers, threads - 1);
+            assert!(s.span < one.spread.span, "{threads} threads: {s:?}");
+            assert_eq!(many.counted, one.counted);
+            assert_eq!(many.found, one.found);
+            let prefixes = |e: &Expansion<_>| -> Vec<Prefix> {
+                e.frontier.iter().map(|t| t.prefix.clone()).collect()
+            };
+            assert_eq!(prefixes(&many), prefixes(&one));
+        }
     }
 }

@@ -45,7 +45,7 @@ pub use check::{CHECK_NODES, Checked, Property, Violation, check, check_up_to};
 pub(crate) use context::Context;
 pub use count::Count;
 pub(crate) use count::deeper;
-pub(crate) use expand::expand;
+pub(crate) use expand::{Spread, expand};
 pub use mode::{Mode, Uniqueness};
 pub(crate) use piece::Piece;
 pub use pool::stats::{Tally, WorkerStats};

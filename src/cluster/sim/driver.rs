@@ -123,7 +123,7 @@ pub(super) fn run<P: Problem>(problem: &Arc<P>, config: &SimConfig) -> Result<Si
     let delivery = Delivery::new(&mut sink, config.mode, resume);
     let mut first = Outbox::new();
     let head = Head::start(p, &run_config, layout, delivery, &mut first)?;
-    let expansion = head.expansion().nodes * costs.node_ns;
+    let expansion = costs.expansion_ns(&head.spread());
     let ranks = (0..size)
         .map(|r| {
             let pool = Rc::new(RefCell::new(VirtualPool::new(
@@ -194,8 +194,8 @@ pub(super) fn run<P: Problem>(problem: &Arc<P>, config: &SimConfig) -> Result<Si
     if let Some((rank, at_s)) = config.kill {
         sim.clock.at((at_s * 1e9) as Ns, Event::Kill { rank });
     }
-    // Rank 0 expands the root before anything else; every other rank asks
-    // for work at once.
+    // Rank 0 expands the root before anything else (its larger levels on
+    // all its threads); every other rank asks for work at once.
     sim.ranks[0].busy_until = expansion;
     sim.ranks[0].cpu = expansion;
     sim.route(0, first, &mut { expansion });

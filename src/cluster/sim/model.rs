@@ -29,6 +29,9 @@ pub struct Costs {
     pub message_cpu_ns: u64,
     /// The master's bookkeeping for one message it handles (master-bench).
     pub master_ns: u64,
+    /// Starting one helper thread of rank 0's expansion of the root (a
+    /// thread spawned, on the spawning thread).
+    pub spawn_ns: u64,
 }
 
 impl Costs {
@@ -48,7 +51,22 @@ impl Costs {
             quantum_nodes: (10_000 / node_ns).clamp(16, 100_000),
             message_cpu_ns: 2_000,
             master_ns: 300,
+            // Measured: 23 µs for one helper, 48 µs for three, spawned and
+            // started on this 2-core VM (AMD EPYC).
+            spawn_ns: 16_000,
         }
+    }
+
+    /// Rank 0's time to expand the root as `spread` says it was shared:
+    /// the nodes on its longest path of work, each helper started, and for
+    /// each level shared, each run sent (a microsecond) and a wake-up out
+    /// and one back.
+    pub(crate) fn expansion_ns(&self, spread: &crate::engine::Spread) -> u64 {
+        let helpers = spread.helpers as u64;
+        let shared = u64::from(spread.shared_levels);
+        spread.span * self.node_ns
+            + helpers * self.spawn_ns
+            + shared * (helpers * 1_000 + 2 * self.wake_ns)
     }
 
     /// A rank's cost to take in `pieces` (`Work` or a `Donation`): each
