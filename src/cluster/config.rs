@@ -214,13 +214,23 @@ impl RunConfig {
     }
 
     /// The idle workers, with nothing to steal, at which a rank that
-    /// still holds work tells the master it would take more: as
-    /// [`RunConfig::hunger`] says, or by default a quarter of the rank's
-    /// threads on ranks of 4 or more, and never on smaller ones (their
-    /// one or two idle workers are served by the ask a moment later).
-    pub fn hunger_threshold(&self) -> usize {
+    /// still holds work tells its master it would take more, in a run of
+    /// one group or (`grouped`) of several: as [`RunConfig::hunger`] says,
+    /// or by default, on ranks of 4 threads or more, one idle worker in a
+    /// run of groups and a quarter of the rank's threads in one group;
+    /// never on smaller ranks (their one or two idle workers are served
+    /// by the ask a moment later). A master of few children serves an
+    /// early `Hungry` at once; a master of many, already busy, does not,
+    /// and pays for every one it handles. Simulated at `d5f4acd`
+    /// (`bench-results/README.md`, "Hunger in groups"): on 1,024 ranks of
+    /// 16 threads in groups of 32, one idle worker took UTS T1XL from
+    /// 0.694 to 0.793 and T1XXL from 0.819 to 0.875; on 64 ranks of 16
+    /// in one group, T3XXL fell from 0.644 to 0.590 (its master 79 %
+    /// busy) while 5x5 magic squares rose from 0.814 to 0.837.
+    pub fn hunger_threshold(&self, grouped: bool) -> usize {
         match self.hunger {
             Some(n) => n,
+            None if self.threads >= 4 && grouped => 1,
             None if self.threads >= 4 => self.threads.div_ceil(4),
             None => 0,
         }
@@ -230,8 +240,9 @@ impl RunConfig {
     /// `prefixes_per_worker x ranks x ceil(sqrt(threads))`. A rank's
     /// threads share its prefixes by stealing from each other, so a rank
     /// needs fewer than one batch a thread; and the master expands the
-    /// root alone while every other worker waits, and deals what it made,
-    /// so more prefixes cost the whole job. Simulated on UTS T1L at 64
+    /// root (its larger levels on rank 0's threads) while every other
+    /// worker waits, and deals what it made, so more prefixes cost the
+    /// whole job. Simulated on UTS T1L at 64
     /// ranks x 16 threads, 16 prefixes a thread (18,541) gave efficiency
     /// 0.673 and 4 a thread (4,562) 0.761; N-Queens 17, 0.643 and 0.750;
     /// on ranks of one thread 16 a rank did best (T1L at 256 ranks: 0.750
@@ -365,5 +376,24 @@ mod test {
         assert_eq!(config(16).initial_prefixes(64), 4_096);
         assert_eq!(config(17).initial_prefixes(1), 80);
         assert_eq!(config(16).prefixes_per_worker(1).initial_prefixes(1), 4);
+    }
+
+    #[test]
+    fn ranks_of_many_threads_hunger_at_one_idle_worker_in_groups() {
+        let config = |t| RunConfig::new(Mode::Count).threads(t);
+        assert_eq!(config(16).hunger_threshold(false), 4);
+        assert_eq!(config(16).hunger_threshold(true), 1);
+        assert_eq!(config(5).hunger_threshold(false), 2);
+        // Never on ranks of fewer than 4 threads, groups or not.
+        for grouped in [false, true] {
+            assert_eq!(config(3).hunger_threshold(grouped), 0);
+        }
+        // What the configuration says, whatever the layout.
+        let mut c = config(16);
+        c.hunger = Some(6);
+        assert_eq!(
+            (c.hunger_threshold(false), c.hunger_threshold(true)),
+            (6, 6)
+        );
     }
 }

@@ -154,7 +154,7 @@ impl<'a, P: Problem, T: Transport> Manager<'a, P, T> {
             config.threads,
             tx,
             config.checkpoint.is_some(),
-            config.hunger_threshold(),
+            config.hunger_threshold(layout.grouped()),
         );
         if let Some(target) = config.at_least {
             pool.raise_floor(target);

@@ -133,7 +133,7 @@ pub(super) fn run<P: Problem>(problem: &Arc<P>, config: &SimConfig) -> Result<Si
                 config.threads,
                 costs,
                 config.checkpoint.is_some(),
-                run_config.hunger_threshold(),
+                run_config.hunger_threshold(layout.grouped()),
             )));
             let report = RankReport {
                 rank: r,

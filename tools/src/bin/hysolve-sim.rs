@@ -115,7 +115,7 @@ fn command() -> Command {
                 .long("hunger")
                 .value_name("N")
                 .value_parser(value_parser!(u32).range(0..=4096))
-                .help("Idle workers at which a rank still holding work asks for more; 0: only when dry [default: a quarter of the threads, on ranks of 4 or more]"),
+                .help("Idle workers at which a rank still holding work asks for more; 0: only when dry [default, on ranks of 4 threads or more: a quarter of the threads in one group, 1 in a run of groups]"),
         )
         .arg(
             Arg::new("group-size")
