@@ -59,8 +59,7 @@ pub(crate) fn expand<P: Problem>(
     };
     let threads = threads.max(1);
     std::thread::scope(|scope| {
-        let (done, results) = crossbeam_channel::unbounded();
-        let mut helpers: Vec<Sender<Job<P::Node>>> = Vec::new();
+        let mut helpers: Vec<Helper<P::Node>> = Vec::new();
         let mut depth = 0;
         while e.frontier.len() < target && depth < cutoff && e.counted.nodes < budget {
             let tasks = std::mem::take(&mut e.frontier);
@@ -70,15 +69,15 @@ pub(crate) fn expand<P: Problem>(
                     helpers = (1..threads)
                         .map(|_| {
                             let (jobs, inbox) = crossbeam_channel::bounded(1);
-                            let done = done.clone();
+                            let (done, results) = crossbeam_channel::bounded(1);
                             scope.spawn(move || help(problem, mode, &inbox, &done));
-                            jobs
+                            Helper { jobs, results }
                         })
                         .collect();
                     e.spread.helpers = helpers.len();
                 }
                 e.spread.shared_levels += 1;
-                share_level(problem, mode, tasks, depth, &e.best, &helpers, &results)
+                share_level(problem, mode, tasks, depth, &e.best, &helpers)
             } else {
                 vec![level(problem, mode, &tasks, depth, e.best.clone())]
             };
@@ -104,9 +103,18 @@ pub(crate) fn expand<P: Problem>(
     e
 }
 
-/// A run of one level's nodes for a helper: its place among the runs, the
-/// nodes, their depth, and the best solution known when the level began.
-type Job<N> = (usize, Vec<Task<N>>, usize, Option<(u64, String)>);
+/// A run of one level's nodes for a helper: the nodes, their depth, and
+/// the best solution known when the level began.
+type Job<N> = (Vec<Task<N>>, usize, Option<(u64, String)>);
+
+/// A helper thread of [`expand`] as the expansion sees it: where it is
+/// sent runs, and where it answers. A channel of its own each way, so that
+/// a helper that panics (a problem's bug) closes its answers and the
+/// expansion panics too, instead of waiting for it.
+struct Helper<N> {
+    jobs: Sender<Job<N>>,
+    results: Receiver<Level<N>>,
+}
 
 /// A helper thread of [`expand`]: expands the runs it is sent until the
 /// expansion drops its sender.
@@ -114,11 +122,11 @@ fn help<P: Problem>(
     problem: &P,
     mode: Mode,
     inbox: &Receiver<Job<P::Node>>,
-    done: &Sender<(usize, Level<P::Node>)>,
+    done: &Sender<Level<P::Node>>,
 ) {
-    for (i, tasks, depth, best) in inbox {
+    for (tasks, depth, best) in inbox {
         let l = level(problem, mode, &tasks, depth, best);
-        if done.send((i, l)).is_err() {
+        if done.send(l).is_err() {
             return;
         }
     }
@@ -133,8 +141,7 @@ fn share_level<P: Problem>(
     mut tasks: Vec<Task<P::Node>>,
     depth: usize,
     best: &Option<(u64, String)>,
-    helpers: &[Sender<Job<P::Node>>],
-    results: &Receiver<(usize, Level<P::Node>)>,
+    helpers: &[Helper<P::Node>],
 ) -> Vec<Level<P::Node>> {
     let runs = helpers.len() + 1;
     let n = tasks.len();
@@ -142,21 +149,18 @@ fn share_level<P: Problem>(
     for (i, helper) in helpers.iter().enumerate().rev() {
         let run = tasks.split_off((i + 1) * n / runs);
         helper
-            .send((i + 1, run, depth, best.clone()))
+            .jobs
+            .send((run, depth, best.clone()))
             .expect("a helper lives as long as the expansion");
     }
-    let mut levels: Vec<Option<Level<P::Node>>> = (0..runs).map(|_| None).collect();
-    levels[0] = Some(level(problem, mode, &tasks, depth, best.clone()));
-    for _ in 1..runs {
-        let (i, l) = results
+    let mut levels = vec![level(problem, mode, &tasks, depth, best.clone())];
+    levels.extend(helpers.iter().map(|helper| {
+        helper
+            .results
             .recv()
-            .expect("a helper answers every run it is sent");
-        levels[i] = Some(l);
-    }
+            .expect("a helper answers every run it is sent")
+    }));
     levels
-        .into_iter()
-        .map(|l| l.expect("every run answered"))
-        .collect()
 }
 
 /// Expands `tasks`, nodes at `depth`: visits each and lists its children.
@@ -276,6 +280,34 @@ mod test {
         // The walk from there counts the rest, once.
         let (whole, _) = sequential(&path, Mode::Count);
         assert_eq!((whole.nodes, whole.solutions), (1_000_000, 1));
+    }
+
+    /// Eight children a node, numbered breadth-first from the root's 0;
+    /// listing the children of node 72, the last of the third level, panics.
+    struct Boom;
+
+    impl crate::engine::Tree for Boom {
+        type Node = u32;
+        fn root(&self) -> u32 {
+            0
+        }
+        fn children(&self, &n: &u32, out: &mut Vec<u32>) {
+            assert!(n != 72, "a problem's bug");
+            out.extend((1..=8).map(|i| n * 8 + i));
+        }
+        fn solution_weight(&self, _: &u32) -> u64 {
+            0
+        }
+        fn render(&self, _: &u32, _: &mut String) {}
+    }
+
+    #[test]
+    fn a_helper_that_panics_makes_the_expansion_panic_not_wait() {
+        // The third level (64 nodes) is shared by 2 threads: node 72 is
+        // the helper's.
+        let one = std::panic::catch_unwind(|| expand(&Boom, Mode::Count, 1_000, 1));
+        let two = std::panic::catch_unwind(|| expand(&Boom, Mode::Count, 1_000, 2));
+        assert!(one.is_err() && two.is_err());
     }
 
     #[test]
