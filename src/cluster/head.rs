@@ -86,7 +86,8 @@ impl<'a> Head<'a> {
             ),
             None => {
                 let target = config.initial_prefixes(size);
-                let e = expand(problem, config.mode, target, config.threads);
+                let workers = size * config.threads.max(1);
+                let e = expand(problem, config.mode, target, config.threads, workers);
                 expansion = e.counted;
                 spread = e.spread;
                 expanded_best = e.best;

@@ -18,7 +18,7 @@ use super::protocol::{Message, RankReport};
 use super::rank::RankState;
 use super::sink::SolutionSink;
 use super::transport::Transport;
-use crate::engine::{PoolEvent, Problem, RankPool};
+use crate::engine::{PoolEvent, Problem, RankPool, Threads};
 use crossbeam_channel::{Receiver, RecvTimeoutError, unbounded};
 use std::collections::VecDeque;
 use std::sync::Arc;
@@ -151,7 +151,10 @@ impl<'a, P: Problem, T: Transport> Manager<'a, P, T> {
             problem.clone(),
             config.mode,
             config.stop_after(),
-            config.threads,
+            Threads {
+                here: config.threads,
+                run: transport.size() * config.threads.max(1),
+            },
             tx,
             config.checkpoint.is_some(),
             config.hunger_threshold(layout.grouped()),

@@ -37,7 +37,8 @@ pub enum Property {
     /// come in a fixed order).
     SplitsAreExact,
     /// [`Problem::count_subtree`] counts what the moves give below the
-    /// cut-off depth, and leaves the state where it was.
+    /// cut-off depth (of a run of one worker, and of the largest run:
+    /// [`Problem::count_cutoff_for`]), and leaves the state where it was.
     KernelAgrees,
 }
 
@@ -81,7 +82,7 @@ pub struct Checked {
     /// Splits made to check that splits are exact.
     pub splits: u64,
     /// Subtrees below the cut-off depth whose kernel count was compared
-    /// with the moves'.
+    /// with the moves' (at each depth a run may cut at).
     pub kernel_subtrees: u64,
 }
 
@@ -152,8 +153,14 @@ where
             checked.splits += splits_are_exact(problem, mode)?;
         }
     }
-    if let Some(cutoff) = problem.count_cutoff() {
-        checked.kernel_subtrees = kernel_agrees(problem, cutoff, limit)?;
+    // The cut-offs of one worker and of the largest run (where they
+    // differ, both).
+    let small = problem.count_cutoff_for(1);
+    let large = problem
+        .count_cutoff_for(usize::MAX)
+        .filter(|&d| Some(d) != small);
+    for cutoff in small.into_iter().chain(large) {
+        checked.kernel_subtrees += kernel_agrees(problem, cutoff, limit)?;
     }
     Ok(checked)
 }

@@ -43,8 +43,9 @@ pub(crate) fn expand<P: Problem>(
     mode: Mode,
     target: usize,
     threads: usize,
+    workers: usize,
 ) -> Expansion<P::Node> {
-    let cutoff = Visitor::new(problem, mode).cutoff;
+    let cutoff = Visitor::new(problem, mode, workers).cutoff;
     let budget = target.saturating_mul(EXPANSION_NODES_PER_TARGET) as u64;
     let mut e = Expansion {
         frontier: vec![Task {
@@ -66,20 +67,22 @@ pub(crate) fn expand<P: Problem>(
             let share = threads > 1 && tasks.len() >= PARALLEL_NODES_PER_THREAD * threads;
             let levels = if share {
                 if helpers.is_empty() {
+                    let mut ends = Vec::new();
                     helpers = (1..threads)
                         .map(|_| {
                             let (jobs, inbox) = crossbeam_channel::bounded(1);
                             let (done, results) = crossbeam_channel::bounded(1);
-                            scope.spawn(move || help(problem, mode, &inbox, &done));
+                            ends.push(End { inbox, done });
                             Helper { jobs, results }
                         })
                         .collect();
+                    start_helpers(scope, problem, mode, workers, ends);
                     e.spread.helpers = helpers.len();
                 }
                 e.spread.shared_levels += 1;
-                share_level(problem, mode, tasks, depth, &e.best, &helpers)
+                share_level(problem, mode, workers, tasks, depth, &e.best, &helpers)
             } else {
-                vec![level(problem, mode, &tasks, depth, e.best.clone())]
+                vec![level(problem, mode, workers, &tasks, depth, e.best.clone())]
             };
             e.spread.span += levels.iter().map(|l| l.counted.nodes).max().unwrap_or(0);
             for l in levels {
@@ -116,16 +119,51 @@ struct Helper<N> {
     results: Receiver<Level<N>>,
 }
 
+/// A helper thread's ends of its two channels.
+struct End<N> {
+    inbox: Receiver<Job<N>>,
+    done: Sender<Level<N>>,
+}
+
+/// Starts a helper thread on each of `ends`, as a tree: this thread starts
+/// one helper and hands it half of the others to start, then the next with
+/// half of the rest, and so on. The last helper starts after about
+/// log2(helpers) thread starts in a row instead of one for each (a start
+/// costs this thread 15 to 20 µs; `Costs::spawn_ns` in the simulator).
+fn start_helpers<'scope, 'env, P: Problem>(
+    scope: &'scope std::thread::Scope<'scope, 'env>,
+    problem: &'env P,
+    mode: Mode,
+    workers: usize,
+    mut ends: Vec<End<P::Node>>,
+) {
+    while let Some(own) = ends.pop() {
+        let theirs = ends.split_off(ends.len() / 2);
+        scope.spawn(move || {
+            start_helpers(scope, problem, mode, workers, theirs);
+            help(problem, mode, workers, &own.inbox, &own.done);
+        });
+    }
+}
+
+/// How many thread starts in a row [`start_helpers`] takes to start
+/// `helpers` helpers: ceil(log2(helpers + 1)) (for the simulator's cost).
+#[cfg(feature = "sim")]
+pub(crate) fn start_depth(helpers: usize) -> u32 {
+    (helpers + 1).next_power_of_two().trailing_zeros()
+}
+
 /// A helper thread of [`expand`]: expands the runs it is sent until the
 /// expansion drops its sender.
 fn help<P: Problem>(
     problem: &P,
     mode: Mode,
+    workers: usize,
     inbox: &Receiver<Job<P::Node>>,
     done: &Sender<Level<P::Node>>,
 ) {
     for (tasks, depth, best) in inbox {
-        let l = level(problem, mode, &tasks, depth, best);
+        let l = level(problem, mode, workers, &tasks, depth, best);
         if done.send(l).is_err() {
             return;
         }
@@ -138,6 +176,7 @@ fn help<P: Problem>(
 fn share_level<P: Problem>(
     problem: &P,
     mode: Mode,
+    workers: usize,
     mut tasks: Vec<Task<P::Node>>,
     depth: usize,
     best: &Option<(u64, String)>,
@@ -153,7 +192,7 @@ fn share_level<P: Problem>(
             .send((run, depth, best.clone()))
             .expect("a helper lives as long as the expansion");
     }
-    let mut levels = vec![level(problem, mode, &tasks, depth, best.clone())];
+    let mut levels = vec![level(problem, mode, workers, &tasks, depth, best.clone())];
     levels.extend(helpers.iter().map(|helper| {
         helper
             .results
@@ -164,15 +203,17 @@ fn share_level<P: Problem>(
 }
 
 /// Expands `tasks`, nodes at `depth`: visits each and lists its children.
-/// `best` is the best solution known before (optimisation).
+/// `best` is the best solution known before (optimisation); `workers`,
+/// the run's (its cut-off is the walk's).
 fn level<P: Problem>(
     problem: &P,
     mode: Mode,
+    workers: usize,
     tasks: &[Task<P::Node>],
     depth: usize,
     best: Option<(u64, String)>,
 ) -> Level<P::Node> {
-    let mut visitor = Visitor::new(problem, mode);
+    let mut visitor = Visitor::new(problem, mode, workers);
     let known = best.as_ref().map(|(v, _)| *v);
     let mut ctx = Sequential {
         limit: None,
@@ -273,7 +314,7 @@ mod test {
         let path = Path { len: 1_000_000 };
         let Expansion {
             frontier, counted, ..
-        } = expand(&path, Mode::Count, 16, 1);
+        } = expand(&path, Mode::Count, 16, 1, 1);
         assert_eq!(frontier.len(), 1);
         assert_eq!(counted.nodes, 16 * EXPANSION_NODES_PER_TARGET as u64);
         assert_eq!(frontier[0].depth, 128);
@@ -302,25 +343,32 @@ mod test {
     }
 
     #[test]
+    #[cfg(feature = "sim")]
+    fn helpers_start_in_a_tree_of_log2_starts() {
+        let depths: Vec<u32> = [0, 1, 2, 3, 4, 7, 8, 15].map(start_depth).to_vec();
+        assert_eq!(depths, [0, 1, 2, 2, 3, 3, 4, 4]);
+    }
+
+    #[test]
     fn a_helper_that_panics_makes_the_expansion_panic_not_wait() {
         // The third level (64 nodes) is shared by 2 threads: node 72 is
         // the helper's.
-        let one = std::panic::catch_unwind(|| expand(&Boom, Mode::Count, 1_000, 1));
-        let two = std::panic::catch_unwind(|| expand(&Boom, Mode::Count, 1_000, 2));
+        let one = std::panic::catch_unwind(|| expand(&Boom, Mode::Count, 1_000, 1, 1));
+        let two = std::panic::catch_unwind(|| expand(&Boom, Mode::Count, 1_000, 2, 2));
         assert!(one.is_err() && two.is_err());
     }
 
     #[test]
     fn threads_share_the_large_levels_and_give_the_same_frontier() {
         let q = Queens::new(10, false).unwrap();
-        let one = expand(&q, Mode::All, 2_000, 1);
+        let one = expand(&q, Mode::All, 2_000, 1, 1);
         let alone = Spread {
             span: one.counted.nodes,
             ..Spread::default()
         };
         assert_eq!(one.spread, alone);
         for threads in [2, 3, 7] {
-            let many = expand(&q, Mode::All, 2_000, threads);
+            let many = expand(&q, Mode::All, 2_000, threads, threads);
             let s = many.spread;
             assert!(s.shared_levels >= 1, "{threads} threads");
             assert_eq!(s.helpers, threads - 1);

@@ -45,11 +45,13 @@ pub use check::{CHECK_NODES, Checked, Property, Violation, check, check_up_to};
 pub(crate) use context::Context;
 pub use count::Count;
 pub(crate) use count::deeper;
+#[cfg(feature = "sim")]
+pub(crate) use expand::start_depth;
 pub(crate) use expand::{Spread, expand};
 pub use mode::{Mode, Uniqueness};
 pub(crate) use piece::Piece;
 pub use pool::stats::{Tally, WorkerStats};
-pub(crate) use pool::{PoolEvent, RankPool, UnitReport};
+pub(crate) use pool::{PoolEvent, RankPool, Threads, UnitReport};
 #[cfg(feature = "sim")]
 pub(crate) use pool::{SOLUTION_BATCH, policy};
 pub use prefix::{Prefix, replay};

@@ -130,6 +130,19 @@ pub trait Problem: Send + Sync + 'static {
         None
     }
 
+    /// The cut-off of a run of `workers` workers in all (every rank's
+    /// threads). A subtree counted whole is never split, so where the
+    /// subtrees at [`Problem::count_cutoff`] are too few for a large run
+    /// (a heavy one among them would hold its tail), a problem may cut
+    /// deeper there. Every worker of a run and its expansion use the same
+    /// depth; counts are the same at any depth, since
+    /// [`Problem::count_subtree`] counts the walk's tree. The default:
+    /// [`Problem::count_cutoff`], whatever the run.
+    fn count_cutoff_for(&self, workers: usize) -> Option<usize> {
+        let _ = workers;
+        self.count_cutoff()
+    }
+
     /// Counts the subtree under the node `state` stands on (the node
     /// included) and leaves `state` there. Must visit the same tree as the
     /// walk: the same weighted solutions and the same number of nodes

@@ -21,13 +21,15 @@ pub(super) struct Visitor<'p, P: Problem> {
 }
 
 impl<'p, P: Problem> Visitor<'p, P> {
-    pub(super) fn new(problem: &'p P, mode: Mode) -> Self {
+    /// The visitor of a worker of a run of `workers` workers in all (the
+    /// count's cut-off may depend on it: [`Problem::count_cutoff_for`]).
+    pub(super) fn new(problem: &'p P, mode: Mode, workers: usize) -> Self {
         Visitor {
             problem,
             keeps_solutions: mode.keeps_solutions(),
             optimise: mode == Mode::Optimise,
             cutoff: (mode == Mode::Count)
-                .then(|| problem.count_cutoff())
+                .then(|| problem.count_cutoff_for(workers))
                 .flatten()
                 .unwrap_or(usize::MAX),
             text: String::new(),

@@ -24,7 +24,7 @@ use crate::cluster::master::Outbox;
 use crate::cluster::protocol::{Message, RankReport};
 use crate::cluster::rank::{RankState, Sends};
 use crate::cluster::sink::Discard;
-use crate::engine::{PoolEvent, Problem};
+use crate::engine::{PoolEvent, Problem, Threads};
 use std::cell::RefCell;
 use std::collections::VecDeque;
 use std::rc::Rc;
@@ -130,7 +130,10 @@ pub(super) fn run<P: Problem>(problem: &Arc<P>, config: &SimConfig) -> Result<Si
                 p,
                 config.mode,
                 config.mode.stop_after(),
-                config.threads,
+                Threads {
+                    here: config.threads,
+                    run: size * config.threads.max(1),
+                },
                 costs,
                 config.checkpoint.is_some(),
                 run_config.hunger_threshold(layout.grouped()),

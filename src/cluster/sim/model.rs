@@ -58,14 +58,17 @@ impl Costs {
     }
 
     /// Rank 0's time to expand the root as `spread` says it was shared:
-    /// the nodes on its longest path of work, each helper started, and for
-    /// each level shared, each run sent (a microsecond) and a wake-up out
-    /// and one back.
+    /// the nodes on its longest path of work, the helpers' starts (as a
+    /// tree: ceil(log2(helpers + 1)) starts in a row, each with the
+    /// wake-up of the helper that makes the next), and for each level
+    /// shared, each run sent (a microsecond) and a wake-up out and one
+    /// back.
     pub(crate) fn expansion_ns(&self, spread: &crate::engine::Spread) -> u64 {
         let helpers = spread.helpers as u64;
         let shared = u64::from(spread.shared_levels);
+        let starts = u64::from(crate::engine::start_depth(spread.helpers));
         spread.span * self.node_ns
-            + helpers * self.spawn_ns
+            + starts * (self.spawn_ns + self.wake_ns)
             + shared * (helpers * 1_000 + 2 * self.wake_ns)
     }
 

@@ -21,7 +21,7 @@ use crate::cluster::rank::Workers;
 use crate::engine::policy::{self, Donation, Source};
 use crate::engine::{
     Context, Count, Mode, PoolEvent, Prefix, Problem, SOLUTION_BATCH, Searcher, Tally, Task,
-    UnitReport, WorkerStats,
+    Threads, UnitReport, WorkerStats,
 };
 use crossbeam_deque::Steal;
 use std::cell::RefCell;
@@ -270,16 +270,17 @@ impl<'p, P: Problem> VirtualPool<'p, P> {
         problem: &'p P,
         mode: Mode,
         limit: Option<u64>,
-        threads: usize,
+        threads: Threads,
         costs: Costs,
         track_units: bool,
         hunger: usize,
     ) -> Self {
-        let threads = threads.max(1);
+        let run_workers = threads.run;
+        let threads = threads.here.max(1);
         VirtualPool {
             workers: (0..threads)
                 .map(|_| Worker {
-                    searcher: Searcher::new(problem, mode),
+                    searcher: Searcher::in_run(problem, mode, run_workers),
                     state: State::Parked,
                     stats: WorkerStats::default(),
                     reported: Count::default(),

@@ -113,8 +113,17 @@ pub(crate) struct RankPool<N: Send + 'static> {
     handles: Vec<JoinHandle<WorkerStats>>,
 }
 
+/// A rank's worker threads (`here`), and the workers of the whole run
+/// (`run`, every rank's): a worker's count cut-off may depend on them
+/// ([`Problem::count_cutoff_for`]).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Threads {
+    pub(crate) here: usize,
+    pub(crate) run: usize,
+}
+
 impl<N: Clone + Send + 'static> RankPool<N> {
-    /// Starts `threads` workers on `problem`. They park until tasks arrive;
+    /// Starts `threads.here` workers on `problem`. They park until tasks arrive;
     /// they stop on their own once `limit` solutions are found on this rank.
     /// With `track_units`, the pool also accounts for every unit (initial
     /// prefix, see [`RankPool::set_initial_depth`]) and sends a
@@ -125,13 +134,15 @@ impl<N: Clone + Send + 'static> RankPool<N> {
         problem: Arc<P>,
         mode: Mode,
         limit: Option<u64>,
-        threads: usize,
+        threads: Threads,
         events: Sender<PoolEvent<N>>,
         track_units: bool,
         hunger: usize,
     ) -> Self {
-        let workers: Vec<Worker<Task<N>>> =
-            (0..threads.max(1)).map(|_| Worker::new_lifo()).collect();
+        let run_workers = threads.run;
+        let workers: Vec<Worker<Task<N>>> = (0..threads.here.max(1))
+            .map(|_| Worker::new_lifo())
+            .collect();
         let shared = Arc::new(Shared {
             injector: Injector::new(),
             stealers: workers.iter().map(Worker::stealer).collect(),
@@ -161,7 +172,7 @@ impl<N: Clone + Send + 'static> RankPool<N> {
                 let problem = problem.clone();
                 std::thread::Builder::new()
                     .name(format!("worker-{index}"))
-                    .spawn(move || worker_main(index, &*problem, mode, &shared, local))
+                    .spawn(move || worker_main(index, &*problem, mode, run_workers, &shared, local))
                     .expect("spawning a worker thread")
             })
             .collect();
@@ -438,11 +449,12 @@ fn worker_main<P: Problem>(
     index: usize,
     problem: &P,
     mode: Mode,
+    run_workers: usize,
     shared: &Shared<P::Node>,
     local: Worker<Task<P::Node>>,
 ) -> WorkerStats {
     let mut stats = WorkerStats::default();
-    let mut searcher = Searcher::new(problem, mode);
+    let mut searcher = Searcher::in_run(problem, mode, run_workers);
     let mut reported = searcher.counters();
     let mut idle_since = Some(Instant::now());
     shared.idle.fetch_add(1, Ordering::SeqCst);

@@ -104,9 +104,17 @@ pub(crate) struct Searcher<'p, P: Problem> {
 }
 
 impl<'p, P: Problem> Searcher<'p, P> {
+    /// A searcher that walks alone (a run of one worker).
     pub(crate) fn new(problem: &'p P, mode: Mode) -> Self {
+        Self::in_run(problem, mode, 1)
+    }
+
+    /// A searcher for one of the `workers` workers of a run (all ranks'
+    /// threads): the count's cut-off may depend on them
+    /// ([`Problem::count_cutoff_for`]).
+    pub(crate) fn in_run(problem: &'p P, mode: Mode, workers: usize) -> Self {
         Searcher {
-            visitor: Visitor::new(problem, mode),
+            visitor: Visitor::new(problem, mode, workers),
             mode,
             state: Some(problem.state(mode)),
             scratch: None,

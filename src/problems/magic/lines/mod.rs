@@ -63,6 +63,15 @@ const CENTRE: usize = 12;
 const MAIN: [usize; 4] = [0, 6, 18, 24];
 const ANTI: [usize; 4] = [4, 8, 16, 20];
 
+/// Main diagonals a worker below which a count's task is a pair of
+/// diagonals ([`Lines::count_cutoff_for`]). The empty square's 21,816 main
+/// diagonals are far from equal: the simulated run of 1,024 workers (21 a
+/// worker) ended about 65 ms after its ideal 285 ms, on main diagonals
+/// whose subtrees take a tenth of a second or more, a thousandth of the
+/// whole. At 256 a worker (the empty square cuts deeper from 86 workers),
+/// a worker's share is at least ten times such a subtree.
+const MAINS_PER_WORKER: usize = 256;
+
 /// Levels of the tree.
 const AT_CENTRE: u8 = 1;
 const AT_MAIN: u8 = 2;
@@ -89,8 +98,10 @@ pub struct Lines {
     listed: Folding,
     /// The two halves, the one with more given cells first.
     halves: [Half; 2],
-    /// The level whose nodes are the count's tasks.
+    /// The level whose nodes are the count's tasks in a small run.
     cutoff: u8,
+    /// The ordered main diagonals (under the count's folding).
+    mains: usize,
 }
 
 /// Which squares a walk keeps and what each stands for (see the module's
@@ -181,12 +192,14 @@ impl Lines {
             listed: Folding::new(empty, false, distinct),
             halves,
             cutoff: AT_MAIN,
+            mains: 0,
         };
         let mut mains = 0;
         let counted = lines.counted;
         lines.each_child(&lines.root(), counted, |centre| {
             lines.each_child(centre, counted, |_| mains += 1);
         });
+        lines.mains = mains;
         if mains < 1000 {
             lines.cutoff = AT_ANTI;
         }
@@ -533,6 +546,20 @@ impl Problem for Lines {
         Some(self.cutoff as usize)
     }
 
+    /// A run with fewer than [`MAINS_PER_WORKER`] main diagonals a worker
+    /// counts each pair of diagonals as a task instead: a main diagonal is
+    /// counted whole, and the heaviest of a few thousand held the run's
+    /// tail (simulated, the empty square `--distinct` on 64 ranks of 16
+    /// threads: 0.814 efficiency with a task a main diagonal, 0.955 with
+    /// a task a pair, 17.1 % of the workers' time idle in the tail against
+    /// 1.6 %). On one thread, a task a pair costs about 6 % more (the
+    /// anti-diagonals walked by the engine, not the kernel), so a small run
+    /// keeps a task a main diagonal.
+    fn count_cutoff_for(&self, workers: usize) -> Option<usize> {
+        let fine = self.mains < MAINS_PER_WORKER.saturating_mul(workers);
+        Some(if fine { AT_ANTI } else { self.cutoff } as usize)
+    }
+
     fn count_subtree(&self, w: &mut Walker) -> SubtreeCount {
         let Walker {
             path,
@@ -719,6 +746,26 @@ mod tests {
         verify(&Given::empty(5).unwrap(), &v).unwrap();
         assert_eq!(lines.decode(&[5; 26]), None);
         assert_eq!(lines.decode(&[1; 25]), None);
+    }
+
+    /// A large run counts a pair of diagonals a task where a small one
+    /// counts a main diagonal, and the count and nodes are the same at
+    /// either depth (the engine's walk above, the kernel below).
+    #[test]
+    fn a_large_run_cuts_at_pairs_of_diagonals_and_counts_the_same() {
+        for distinct in [false, true] {
+            let empty = Lines::new(Given::empty(5).unwrap(), "e", distinct).unwrap();
+            assert!(empty.mains >= 1000, "{}", empty.mains);
+            assert_eq!(empty.count_cutoff_for(1), Some(AT_MAIN as usize));
+            let large = empty.mains.div_ceil(MAINS_PER_WORKER);
+            assert_eq!(empty.count_cutoff_for(large - 1), Some(AT_MAIN as usize));
+            assert_eq!(empty.count_cutoff_for(large + 1), Some(AT_ANTI as usize));
+        }
+        // The kernel counts what the moves give at both depths (the first
+        // subtrees of each, up to 20,000 nodes).
+        let empty = Lines::new(Given::empty(5).unwrap(), "e", true).unwrap();
+        let checked = crate::engine::check_up_to(&empty, 20_000).unwrap();
+        assert!(checked.kernel_subtrees >= 2, "{checked:?}");
     }
 
     #[test]
