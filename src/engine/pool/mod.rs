@@ -13,7 +13,7 @@ use crate::engine::{Context, Count, Searcher, Task};
 use crossbeam_channel::Sender;
 use crossbeam_deque::{Injector, Steal, Stealer, Worker};
 use policy::{Donation, Source};
-use sleep::Sleep;
+use sleep::{Look, Sleep};
 use stats::{Tally, WorkerStats};
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -459,14 +459,15 @@ fn worker_main<P: Problem>(
     let mut idle_since = Some(Instant::now());
     shared.idle.fetch_add(1, Ordering::SeqCst);
     loop {
-        if shared.stop.load(Ordering::SeqCst) {
-            break;
-        }
-        let seen = shared.sleep.epoch();
-        let Some(task) = find_task(index, shared, &local, &mut stats) else {
-            shared.report_hunger();
-            shared.sleep.wait(seen);
-            continue;
+        let look = shared.sleep.look(
+            || shared.stop.load(Ordering::SeqCst),
+            || find_task(index, shared, &local, &mut stats),
+            || shared.report_hunger(),
+        );
+        let task = match look {
+            Look::Stop => break,
+            Look::Found(task) => task,
+            Look::Woken => continue,
         };
         shared.idle.fetch_sub(1, Ordering::SeqCst);
         let started = Instant::now();

@@ -13,14 +13,47 @@ pub(super) struct Sleep {
     cv: Condvar,
 }
 
+/// What an idle worker's [`Sleep::look`] saw.
+pub(super) enum Look<T> {
+    /// The pool is stopping.
+    Stop,
+    /// Work to do.
+    Found(T),
+    /// Nothing; the worker parked and was woken by an announcement.
+    Woken,
+}
+
 impl Sleep {
     /// The current epoch. Read it *before* the last look for work.
-    pub(super) fn epoch(&self) -> u64 {
+    fn epoch(&self) -> u64 {
         self.epoch.load(SeqCst)
     }
 
+    /// An idle worker's look: whether the pool is `stopped`, else what
+    /// `find` finds, else (after telling the pool it is `hungry`) a park
+    /// until the next announcement. The epoch is read before the flag and
+    /// the work are looked at, so that a stop or a task that comes after
+    /// either look wakes the worker (`README.md`).
+    pub(super) fn look<T>(
+        &self,
+        stopped: impl FnOnce() -> bool,
+        find: impl FnOnce() -> Option<T>,
+        hungry: impl FnOnce(),
+    ) -> Look<T> {
+        let seen = self.epoch();
+        if stopped() {
+            return Look::Stop;
+        }
+        if let Some(found) = find() {
+            return Look::Found(found);
+        }
+        hungry();
+        self.wait(seen);
+        Look::Woken
+    }
+
     /// Parks the caller unless something was announced since `seen` was read.
-    pub(super) fn wait(&self, seen: u64) {
+    fn wait(&self, seen: u64) {
         let mut guard = self.lock.lock();
         self.sleepers.fetch_add(1, SeqCst);
         if self.epoch.load(SeqCst) == seen {
@@ -73,6 +106,46 @@ mod test {
                 "round {round}: the waiter is still parked after {limit:?}: a lost wake-up"
             );
         }
+    }
+
+    /// A stop that lands right after the look at the stop flag (here made
+    /// by the look itself) still wakes the worker: the epoch was read
+    /// before. Were it read after the flag, it would be the stop's bumped
+    /// epoch, the worker would park on it for good (a pool's `stop` then
+    /// waits forever), and the timeout fails the test.
+    #[test]
+    fn a_stop_right_after_the_look_at_the_flag_wakes_the_worker() {
+        let sleep = Arc::new(Sleep::default());
+        let flag = Arc::new(AtomicBool::new(false));
+        let (s, f) = (sleep.clone(), flag.clone());
+        let (done, finished) = crossbeam_channel::bounded(1);
+        std::thread::spawn(move || {
+            let mut looks = 0;
+            loop {
+                looks += 1;
+                let stopped = || {
+                    let stopped = f.load(SeqCst);
+                    if !stopped {
+                        // The stop: the flag, then the announcement.
+                        f.store(true, SeqCst);
+                        s.notify();
+                    }
+                    stopped
+                };
+                match s.look(stopped, || None::<()>, || {}) {
+                    Look::Stop => break,
+                    Look::Found(()) => unreachable!("nothing to find"),
+                    Look::Woken => {}
+                }
+            }
+            let _ = done.send(looks);
+        });
+        let limit = std::time::Duration::from_secs(10);
+        assert_eq!(
+            finished.recv_timeout(limit),
+            Ok(2),
+            "the worker is still parked after {limit:?}: a lost stop"
+        );
     }
 
     /// The test above can fail: a notify that skips the condition variable
