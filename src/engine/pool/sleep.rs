@@ -24,7 +24,8 @@ pub(super) enum Look<T> {
 }
 
 impl Sleep {
-    /// The current epoch. Read it *before* the last look for work.
+    /// The current epoch. Read it *before* the last looks at the stop
+    /// flag and for work ([`Sleep::look`]).
     fn epoch(&self) -> u64 {
         self.epoch.load(SeqCst)
     }
@@ -90,13 +91,7 @@ mod test {
             let (s, f) = (sleep.clone(), flag.clone());
             let (done, finished) = crossbeam_channel::bounded(1);
             std::thread::spawn(move || {
-                loop {
-                    let seen = s.epoch();
-                    if f.load(SeqCst) {
-                        break;
-                    }
-                    s.wait(seen);
-                }
+                while !matches!(s.look(|| f.load(SeqCst), || None::<()>, || {}), Look::Stop) {}
                 let _ = done.send(());
             });
             flag.store(true, SeqCst);
