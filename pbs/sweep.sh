@@ -24,6 +24,9 @@
 #   WAIT      seconds to wait for the jobs before giving up (default one
 #             day; 0: do not wait)
 #   QSUB_ARGS more arguments for every submission (account, queue, ...)
+#   BIN       the hysolve binary the jobs run (default target/release/hysolve)
+#   SWEEP     the hysolve-sweep binary that gathers (default
+#             target/release/hysolve-sweep)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -39,15 +42,16 @@ OUT=${OUT:-sweep-$(date +%Y%m%d-%H%M%S)}
 NAME=${NAME:-sweep}
 WAIT=${WAIT:-86400}
 QSUB_ARGS=${QSUB_ARGS:-}
+BIN=${BIN:-target/release/hysolve}
 SWEEP=${SWEEP:-target/release/hysolve-sweep}
 
 for v in $NODES $THREADS $REPS; do
   [ "$v" -ge 1 ] 2>/dev/null || { echo "pbs/sweep.sh: error: '$v' in NODES, THREADS or REPS is not a positive number" >&2; exit 2; }
 done
-case "$PROBLEM$MODE$ARGS" in
-  *,*|*+*) echo "pbs/sweep.sh: error: PROBLEM, MODE and ARGS cannot hold ',' or '+' (qsub -v splits on commas; '+' joins words)" >&2; exit 2 ;;
+case "$PROBLEM$MODE$ARGS$BIN" in
+  *,*|*+*) echo "pbs/sweep.sh: error: PROBLEM, MODE, ARGS and BIN cannot hold ',' or '+' (qsub -v splits on commas; '+' joins words)" >&2; exit 2 ;;
 esac
-if [ ! -x "${BIN:-target/release/hysolve}" ] || [ ! -x "$SWEEP" ]; then make build; fi
+if [ ! -x "$BIN" ] || [ ! -x "$SWEEP" ]; then make build; fi
 mkdir -p "$OUT"
 OUT=$(cd "$OUT" && pwd)
 
@@ -60,7 +64,7 @@ for rep in $(seq 1 "$REPS"); do
       name="hys-${n}x${t}-r${rep}"
       # Words joined with '+' (pbs/hybrid.sh splits them again): some qsub
       # front ends, Slurm's wrapper among them, do not quote -v values.
-      vars="PROBLEM=${PROBLEM// /+},MODE=$MODE,ARGS=${ARGS// /+},THREADS=$t,RESULT=$result"
+      vars="PROBLEM=${PROBLEM// /+},MODE=$MODE,ARGS=${ARGS// /+},THREADS=$t,RESULT=$result,BIN=$BIN"
       # shellcheck disable=SC2086 # QSUB_ARGS is a word list on purpose
       case "$SUBMIT" in
         sbatch)

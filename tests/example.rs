@@ -33,7 +33,8 @@ fn build(name: &str) -> PathBuf {
         let root = env!("CARGO_MANIFEST_DIR");
         let mut cmd = Command::new(env!("CARGO"));
         cmd.current_dir(root)
-            .args(["build", "--release", "-p", "hysolve", "--example", name]);
+            .args(["build", "--profile", &common::profile()])
+            .args(["-p", "hysolve", "--example", name]);
         if cfg!(feature = "mpi") {
             cmd.args(["--features", "mpi"]);
         }
@@ -43,9 +44,7 @@ fn build(name: &str) -> PathBuf {
             "building the example: {}",
             String::from_utf8_lossy(&out.stderr)
         );
-        PathBuf::from(root)
-            .join("target/release/examples")
-            .join(name)
+        common::profile_dir().join("examples").join(name)
     }
 }
 

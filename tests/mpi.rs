@@ -10,8 +10,11 @@ use std::time::{Duration, Instant};
 
 #[test]
 fn queens_1_to_16_match_oeis_in_every_configuration() {
+    // The small boards (no solution, fewer subtrees than workers) and a
+    // spread of larger ones; every n up to 15 is checked in-process (the
+    // queens unit tests), so over mpirun a sample suffices.
     for (ranks, threads) in CONFIGS {
-        for n in 1..=16usize {
+        for n in [1usize, 2, 3, 4, 5, 6, 8, 11, 13, 16] {
             let v = json_of(&mpirun(
                 ranks,
                 threads,

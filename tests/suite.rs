@@ -1,8 +1,8 @@
 //! Every integration test of the library, one module a file, in one test
-//! binary: each binary links the whole library again (with thin LTO, about
-//! 8 s on 2 cores), so twenty files as one save minutes of `make test`.
-//! A file's tests are named after it: `cargo test --release --test suite
-//! -- engine::` runs `tests/engine.rs`.
+//! binary: each binary links the whole library again, so twenty files as
+//! one save minutes of `make test`. A file's tests are named after it:
+//! `cargo test --profile testing --test suite -- engine::` runs
+//! `tests/engine.rs` (`make test` builds with the `testing` profile).
 
 mod common;
 

@@ -13,19 +13,36 @@ use wait_timeout::ChildExt;
 /// test's own executable, in the same profile's folder (`cargo test` builds
 /// them first: the command-line and tools packages have tests of their own).
 pub fn workspace_bin(name: &str) -> String {
-    let exe = std::env::current_exe().expect("the test's own path");
-    // target/<profile>/deps/<test> -> target/<profile>/<name>
-    let dir = exe
-        .parent()
-        .and_then(Path::parent)
-        .expect("target/<profile>");
-    let bin = dir.join(name);
+    let bin = profile_dir().join(name);
     assert!(
         bin.exists(),
-        "{} is not built: run `cargo build --release` (make test does)",
-        bin.display()
+        "{} is not built: run `cargo build --profile {}` (make test does)",
+        bin.display(),
+        profile()
     );
     bin.to_string_lossy().into_owned()
+}
+
+/// The folder of the profile this test was built with, where its binaries
+/// are: target/<profile>/deps/<test> -> target/<profile>.
+pub fn profile_dir() -> PathBuf {
+    let exe = std::env::current_exe().expect("the test's own path");
+    exe.parent()
+        .and_then(Path::parent)
+        .expect("target/<profile>")
+        .to_path_buf()
+}
+
+/// The profile this test was built with (`testing` under make test), for
+/// the cargo builds a test runs itself: the folder's name, but `dev` for
+/// `debug`.
+pub fn profile() -> String {
+    let dir = profile_dir();
+    match dir.file_name().and_then(|n| n.to_str()) {
+        Some("debug") => "dev".to_string(),
+        Some(name) => name.to_string(),
+        None => panic!("no profile in {}", dir.display()),
+    }
 }
 
 /// The `hysolve` binary.

@@ -4,6 +4,7 @@
 //! neighbours); when a row is done, every unshaded region above must reach
 //! it (a region that does not can never join the others); at the end one
 //! region, and every shaded cell has an unshaded equal in its row or column.
+//! Regions are found on bit masks of the rows, not by the engine's code.
 
 use std::path::Path;
 
@@ -19,6 +20,8 @@ struct Puzzle {
     cols: usize,
     /// Cells with the same number in the same row or column.
     mates: Vec<Vec<usize>>,
+    /// Each cell's orthogonal neighbours (no division in the search).
+    neighbours: Vec<Vec<usize>>,
 }
 
 impl Puzzle {
@@ -29,6 +32,7 @@ impl Puzzle {
             .map(|l| l.split_whitespace().map(|w| w.parse().unwrap()).collect())
             .collect();
         let (rows, cols) = (grid.len(), grid[0].len());
+        assert!(rows <= 64 && cols <= 64, "up to 64x64 (a row is a u64)");
         let value: Vec<u64> = grid.into_iter().flatten().collect();
         assert_eq!(value.len(), rows * cols);
         let mates = (0..rows * cols)
@@ -42,19 +46,26 @@ impl Puzzle {
                     .collect()
             })
             .collect();
-        Puzzle { rows, cols, mates }
-    }
-
-    fn neighbours(&self, i: usize) -> impl Iterator<Item = usize> + '_ {
-        let (r, c) = (i / self.cols, i % self.cols);
-        [
-            (r > 0).then(|| i - self.cols),
-            (r + 1 < self.rows).then(|| i + self.cols),
-            (c > 0).then(|| i - 1),
-            (c + 1 < self.cols).then(|| i + 1),
-        ]
-        .into_iter()
-        .flatten()
+        let neighbours = (0..rows * cols)
+            .map(|i| {
+                let (r, c) = (i / cols, i % cols);
+                [
+                    (r > 0).then(|| i - cols),
+                    (r + 1 < rows).then(|| i + cols),
+                    (c > 0).then(|| i - 1),
+                    (c + 1 < cols).then(|| i + 1),
+                ]
+                .into_iter()
+                .flatten()
+                .collect()
+            })
+            .collect();
+        Puzzle {
+            rows,
+            cols,
+            mates,
+            neighbours,
+        }
     }
 
     /// Decides cell `i` and everything that forces; false on a contradiction.
@@ -69,40 +80,61 @@ impl Puzzle {
             if to == Cell::White {
                 queue.extend(self.mates[i].iter().map(|&j| (j, Cell::Shaded)));
             } else {
-                queue.extend(self.neighbours(i).map(|j| (j, Cell::White)));
+                queue.extend(self.neighbours[i].iter().map(|&j| (j, Cell::White)));
             }
         }
         true
     }
 
     /// Regions of white cells in rows `..rows`: every one touches row
-    /// `rows - 1`, or (`last`) there is exactly one.
+    /// `rows - 1`, or (`last`) there is exactly one. A row's white cells are
+    /// a bit mask; the cells reached grow from row `rows - 1` (or, `last`,
+    /// from one white cell) to their white neighbours, all lanes of a row
+    /// at once, until nothing grows; then every white cell must be reached.
     fn regions_ok(&self, state: &[Cell], rows: usize, last: bool) -> bool {
-        let end = rows * self.cols;
-        let mut seen = vec![false; end];
-        let mut regions = 0;
-        for start in 0..end {
-            if seen[start] || state[start] != Cell::White {
-                continue;
-            }
-            regions += 1;
-            let mut touches = false;
-            let mut stack = vec![start];
-            seen[start] = true;
-            while let Some(i) = stack.pop() {
-                touches |= i / self.cols == rows - 1;
-                for j in self.neighbours(i) {
-                    if j < end && !seen[j] && state[j] == Cell::White {
-                        seen[j] = true;
-                        stack.push(j);
-                    }
-                }
-            }
-            if !last && !touches {
-                return false;
+        let cols = self.cols;
+        let mut white = [0u64; 64];
+        for (r, w) in white.iter_mut().enumerate().take(rows) {
+            for c in 0..cols {
+                *w |= u64::from(state[r * cols + c] == Cell::White) << c;
             }
         }
-        !last || regions == 1
+        let white = &white[..rows];
+        let mut reached = [0u64; 64];
+        let reached = &mut reached[..rows];
+        if last {
+            match white.iter().position(|&w| w != 0) {
+                Some(r) => reached[r] = white[r] & white[r].wrapping_neg(),
+                None => return false, // no region at all
+            }
+        } else {
+            reached[rows - 1] = white[rows - 1];
+        }
+        let grow = |reached: &mut [u64], r: usize| {
+            let mut g = reached[r] | reached[r] << 1 | reached[r] >> 1;
+            if r > 0 {
+                g |= reached[r - 1];
+            }
+            if r + 1 < rows {
+                g |= reached[r + 1];
+            }
+            let g = g & white[r];
+            let grew = g != reached[r];
+            reached[r] = g;
+            grew
+        };
+        loop {
+            let mut grew = false;
+            for r in (0..rows).rev() {
+                grew |= grow(reached, r);
+            }
+            for r in 0..rows {
+                grew |= grow(reached, r);
+            }
+            if !grew {
+                return reached == white;
+            }
+        }
     }
 
     fn count(&self, state: &mut [Cell], mut at: usize) -> u64 {

@@ -21,8 +21,14 @@ struct Square {
     given: Vec<u32>,
 }
 
-fn numbers(set: Set) -> impl Iterator<Item = u32> {
-    (0..128).filter(move |&v| set >> v & 1 == 1)
+fn numbers(mut set: Set) -> impl Iterator<Item = u32> {
+    std::iter::from_fn(move || {
+        (set != 0).then(|| {
+            let v = set.trailing_zeros();
+            set &= set - 1;
+            v
+        })
+    })
 }
 
 impl Square {
@@ -128,18 +134,18 @@ impl Square {
                 continue;
             }
             let g = self.given[r * n + c];
-            let choices: Vec<u32> = if g != 0 {
-                vec![g]
+            let choices: Set = if g != 0 {
+                1 << g
             } else if Some(r) == last_blank {
                 let rest: u32 = (r + 1..n).map(|b| self.given[b * n + c]).sum();
                 match self.sum.checked_sub(s + rest) {
-                    Some(v) if v < 128 && free[r] >> v & 1 == 1 => vec![v],
+                    Some(v) if v < 128 && free[r] >> v & 1 == 1 => 1 << v,
                     _ => continue,
                 }
             } else {
-                numbers(free[r]).collect()
+                free[r]
             };
-            for v in choices {
+            for v in numbers(choices) {
                 if s + v <= self.sum {
                     let mut vals = vals;
                     vals[r] = v;

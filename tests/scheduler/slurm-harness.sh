@@ -51,7 +51,13 @@ if [ -n "$missing" ]; then
     fail "missing$missing: apt-get failed; install by hand (apt-get install -y$missing)"
 fi
 QSUB=/usr/bin/qsub   # Slurm's wrapper, not whatever else is on PATH
-if [ ! -x target/release/hysolve ] || [ ! -x target/release/hysolve-sweep ]; then make build; fi
+# The binaries the jobs run: release's by default; `make test` passes those
+# of the profile it tests (BIN, SWEEP).
+BIN=${BIN:-target/release/hysolve}
+SWEEP=${SWEEP:-target/release/hysolve-sweep}
+if [ ! -x "$BIN" ] || [ ! -x "$SWEEP" ]; then make build; fi
+if [ ! -x "$BIN" ] || [ ! -x "$SWEEP" ]; then fail "no $BIN or $SWEEP: build them"; fi
+export BIN SWEEP
 
 # 2. A private cluster.
 T=$(mktemp -d /tmp/hysolve-slurm.XXXXXX)
@@ -190,14 +196,14 @@ check_output() {
 
 # 3a. qsub pbs/hybrid.sh, one rank with every core.
 id=$($QSUB -l "select=1:ncpus=$CPUS:mpiprocs=1:ompthreads=$CPUS,place=scatter:excl,walltime=00:05:00" \
-       -v PROBLEM=queens+9,MODE=count pbs/hybrid.sh)
+       -v "PROBLEM=queens+9,MODE=count,BIN=$BIN" pbs/hybrid.sh)
 [ "$(wait_job "$id" 120)" = COMPLETED ] || fail "qsub job $id did not complete"
 check_output "hybrid.sh.o$id" "$id" 352 1 "$CPUS"
 
 # 3b. qsub, two ranks of one thread (mpiprocs=2).
 if [ "$CPUS" -ge 2 ]; then
   id=$($QSUB -l "select=1:ncpus=2:mpiprocs=2:ompthreads=1,walltime=00:05:00" \
-         -v PROBLEM=queens+10 pbs/hybrid.sh)
+         -v "PROBLEM=queens+10,BIN=$BIN" pbs/hybrid.sh)
   [ "$(wait_job "$id" 120)" = COMPLETED ] || fail "qsub job $id did not complete"
   check_output "hybrid.sh.o$id" "$id" 724 2 1
 else
@@ -206,7 +212,7 @@ fi
 
 # 3c. sbatch pbs/slurm.sh.
 id=$(sbatch --parsable --nodes=1 --ntasks-per-node=1 --cpus-per-task="$CPUS" \
-       --export=ALL,PROBLEM=queens+8 pbs/slurm.sh)
+       --export="ALL,PROBLEM=queens+8,BIN=$BIN" pbs/slurm.sh)
 [ "$(wait_job "$id" 120)" = COMPLETED ] || fail "sbatch job $id did not complete"
 check_output "hysolve-$id.out" "$id" 92 1 "$CPUS"
 
