@@ -87,7 +87,7 @@ fn seed_grids_match_published_counts_and_solutions() {
 /// every shading that holds it (the cut makes the 6x6 grids affordable).
 fn brute_force(grid: &Grid) -> u64 {
     fn go(grid: &Grid, i: usize, shaded: &mut Vec<bool>, count: &mut u64) {
-        if i > 0 && i % grid.cols == 0 {
+        if i > 0 && i.is_multiple_of(grid.cols) {
             let row = i - grid.cols..i;
             let mut unshaded: Vec<u32> = row
                 .filter(|&j| !shaded[j])
