@@ -386,13 +386,29 @@ fn sweep_sh_submits_a_series_and_gathers_one_csv() {
     }
     let readme = std::fs::read_to_string(out_dir.join("README.md")).unwrap();
     assert!(readme.contains("| 2 | 1x2 | 1 |"), "{readme}");
-    // Every job's output is in the sweep folder, each with its scheduler line.
-    let logs = std::fs::read_dir(&out_dir)
+    // Every job's output is in the sweep folder, each with its scheduler
+    // line, and every job ran the BIN the sweep was given (passed by -v:
+    // a job inherits nothing else from its submitter).
+    let logs: Vec<PathBuf> = std::fs::read_dir(&out_dir)
         .unwrap()
         .filter_map(|e| e.ok())
-        .filter(|e| e.path().extension().is_some_and(|x| x == "out"))
-        .count();
-    assert_eq!(logs, 4);
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "out"))
+        .collect();
+    assert_eq!(logs.len(), 4);
+    for log in &logs {
+        let text = std::fs::read_to_string(log).unwrap();
+        let command = text
+            .lines()
+            .find(|l| l.contains("command: "))
+            .unwrap_or_else(|| panic!("{}: no command line: {text}", log.display()));
+        assert!(
+            command.contains(&*common::BIN),
+            "{}: the job did not run {}: {command}",
+            log.display(),
+            &*common::BIN
+        );
+    }
 }
 
 #[test]
