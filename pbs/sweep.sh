@@ -43,6 +43,8 @@ NAME=${NAME:-sweep}
 WAIT=${WAIT:-86400}
 QSUB_ARGS=${QSUB_ARGS:-}
 BIN=${BIN:-target/release/hysolve}
+# Absolute, so that a job finds it wherever it starts.
+case "$BIN" in /*) ;; *) BIN=$PWD/$BIN ;; esac
 SWEEP=${SWEEP:-target/release/hysolve-sweep}
 
 for v in $NODES $THREADS $REPS; do
@@ -68,9 +70,11 @@ for rep in $(seq 1 "$REPS"); do
       # shellcheck disable=SC2086 # QSUB_ARGS is a word list on purpose
       case "$SUBMIT" in
         sbatch)
-          id=$(cd "$OUT" && sbatch --parsable $QSUB_ARGS --job-name="$name" --nodes="$n" \
+          # Submitted from the checkout: pbs/slurm.sh finds pbs/hybrid.sh
+          # from the submit directory; the output lands in $OUT.
+          id=$(sbatch --parsable $QSUB_ARGS --job-name="$name" --nodes="$n" \
                  --ntasks-per-node=1 --cpus-per-task="$t" --time="$WALLTIME" \
-                 --output="$OUT/$name-%j.out" --export="ALL,$vars" "$OLDPWD/pbs/slurm.sh") ;;
+                 --output="$OUT/$name-%j.out" --export="ALL,$vars" pbs/slurm.sh) ;;
         *)
           # qsub -v passes the values; the job starts in the submit
           # directory's checkout (PBS_O_WORKDIR), its output lands in $OUT

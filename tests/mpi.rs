@@ -9,7 +9,7 @@ use std::collections::HashSet;
 use std::time::{Duration, Instant};
 
 #[test]
-fn queens_1_to_16_match_oeis_in_every_configuration() {
+fn queens_of_ten_sizes_match_oeis_in_every_configuration() {
     // The small boards (no solution, fewer subtrees than workers) and a
     // spread of larger ones; every n up to 15 is checked in-process (the
     // queens unit tests), so over mpirun a sample suffices.

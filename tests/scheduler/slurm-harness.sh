@@ -12,8 +12,8 @@
 #      cores, then 2 ranks x 1 thread), a small problem through -v: the
 #      answer, the JSON summary, the ranks and threads the resources asked;
 #   2. sbatch pbs/slurm.sh, the same;
-#   3. pbs/sweep.sh, two configurations and one repetition through qsub:
-#      its CSV.
+#   3. pbs/sweep.sh, two configurations and one repetition through qsub,
+#      then one through sbatch: their CSVs.
 # Every daemon it started is stopped by PID when it ends, also on failure,
 # and checked gone. Job outputs that land in the checkout (the qsub wrapper
 # writes them to the submit directory) are moved to the temporary folder.
@@ -222,4 +222,12 @@ PATH=/usr/bin:$PATH SUBMIT=qsub NODES=1 THREADS="1 2" REPS=1 PROBLEM="queens 9" 
 rows=$(grep -c ',count,1,[12],[12],1,false,1,.*,352,' "$T/sweep/sweep.csv" || true)
 [ "$rows" = 2 ] || { cat "$T/sweep/sweep.csv"; fail "the sweep's CSV does not hold 1x1 and 1x2 with 352 solutions"; }
 say "pbs/sweep.sh: 2 configurations gathered into $T/sweep/sweep.csv"
+
+# 3e. The same sweep through sbatch (one configuration): its jobs find
+# pbs/hybrid.sh from the submit directory and run the BIN given.
+PATH=/usr/bin:$PATH SUBMIT=sbatch NODES=1 THREADS=1 REPS=1 PROBLEM="queens 8" \
+  OUT="$T/sweep-sbatch" WAIT=120 bash pbs/sweep.sh > "$T/log/sweep-sbatch.out" 2>&1 || { cat "$T/log/sweep-sbatch.out"; cat "$T"/sweep-sbatch/*.out 2>/dev/null; fail "pbs/sweep.sh with sbatch failed"; }
+rows=$(grep -c ',count,1,1,1,1,false,1,.*,92,' "$T/sweep-sbatch/sweep.csv" || true)
+[ "$rows" = 1 ] || { cat "$T/sweep-sbatch/sweep.csv"; fail "the sbatch sweep's CSV does not hold 1x1 with 92 solutions"; }
+say "pbs/sweep.sh with sbatch: 1 configuration gathered into $T/sweep-sbatch/sweep.csv"
 say "all passed"

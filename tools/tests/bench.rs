@@ -11,7 +11,8 @@ fn hysolve() -> String {
     let bin = bench.with_file_name("hysolve");
     assert!(
         bin.exists(),
-        "{} is not built: cargo build --release",
+        "{} is not built: build the workspace with this test's profile \
+         (make test builds it with --profile testing)",
         bin.display()
     );
     bin.to_string_lossy().into_owned()
