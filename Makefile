@@ -113,10 +113,8 @@ aarch64:
 # the job scripts), doc tests, then the job scripts through a real one-node
 # Slurm. What .ci/run runs.
 #
-# The tests build with the `testing` profile (Cargo.toml): release's
-# optimisation without its single codegen unit, LTO and debug info, so that
-# the build and the tests' build take 224 s instead of 520 s on 2 cores.
-# Users, `make run`, `make bench` and the sweeps get `release`.
+# The tests build with the `testing` profile (why: Cargo.toml); users,
+# `make run`, `make bench` and the sweeps get `release`.
 test: lint no-mpi aarch64
 	$(CARGO) build $(TESTING)
 	$(CARGO) test $(TESTING) --lib --tests

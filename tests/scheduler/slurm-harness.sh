@@ -216,18 +216,25 @@ id=$(sbatch --parsable --nodes=1 --ntasks-per-node=1 --cpus-per-task="$CPUS" \
 [ "$(wait_job "$id" 120)" = COMPLETED ] || fail "sbatch job $id did not complete"
 check_output "hysolve-$id.out" "$id" 92 1 "$CPUS"
 
-# 3d. A tiny sweep through qsub.
-PATH=/usr/bin:$PATH SUBMIT=qsub NODES=1 THREADS="1 2" REPS=1 PROBLEM="queens 9" \
-  OUT="$T/sweep" WAIT=120 bash pbs/sweep.sh > "$T/log/sweep.out" 2>&1 || { cat "$T/log/sweep.out"; fail "pbs/sweep.sh failed"; }
-rows=$(grep -c ',count,1,[12],[12],1,false,1,.*,352,' "$T/sweep/sweep.csv" || true)
-[ "$rows" = 2 ] || { cat "$T/sweep/sweep.csv"; fail "the sweep's CSV does not hold 1x1 and 1x2 with 352 solutions"; }
-say "pbs/sweep.sh: 2 configurations gathered into $T/sweep/sweep.csv"
+# check_sweep SUBMIT THREADS N SOLUTIONS: a tiny pbs/sweep.sh of N-Queens N
+# through SUBMIT, one repetition of each of THREADS (a list) on one node;
+# its CSV must hold one row of SOLUTIONS for each.
+check_sweep() {
+  local submit=$1 threads=$2 n=$3 solutions=$4
+  local out="$T/sweep-$submit" t rows
+  PATH=/usr/bin:$PATH SUBMIT=$submit NODES=1 THREADS="$threads" REPS=1 PROBLEM="queens $n" \
+    OUT="$out" WAIT=120 bash pbs/sweep.sh > "$T/log/sweep-$submit.out" 2>&1 ||
+    { cat "$T/log/sweep-$submit.out"; cat "$out"/*.out 2>/dev/null; fail "pbs/sweep.sh with $submit failed"; }
+  for t in $threads; do
+    rows=$(grep -c ",count,1,$t,$t,1,false,1,.*,$solutions," "$out/sweep.csv" || true)
+    [ "$rows" = 1 ] || { cat "$out/sweep.csv"; fail "the $submit sweep's CSV does not hold 1x$t with $solutions solutions"; }
+  done
+  say "pbs/sweep.sh with $submit: 1x{${threads// /,}} gathered into $out/sweep.csv"
+}
 
-# 3e. The same sweep through sbatch (one configuration): its jobs find
-# pbs/hybrid.sh from the submit directory and run the BIN given.
-PATH=/usr/bin:$PATH SUBMIT=sbatch NODES=1 THREADS=1 REPS=1 PROBLEM="queens 8" \
-  OUT="$T/sweep-sbatch" WAIT=120 bash pbs/sweep.sh > "$T/log/sweep-sbatch.out" 2>&1 || { cat "$T/log/sweep-sbatch.out"; cat "$T"/sweep-sbatch/*.out 2>/dev/null; fail "pbs/sweep.sh with sbatch failed"; }
-rows=$(grep -c ',count,1,1,1,1,false,1,.*,92,' "$T/sweep-sbatch/sweep.csv" || true)
-[ "$rows" = 1 ] || { cat "$T/sweep-sbatch/sweep.csv"; fail "the sbatch sweep's CSV does not hold 1x1 with 92 solutions"; }
-say "pbs/sweep.sh with sbatch: 1 configuration gathered into $T/sweep-sbatch/sweep.csv"
+# 3d. A tiny sweep through qsub: 1x1 and 1x2.
+check_sweep qsub "1 2" 9 352
+# 3e. One through sbatch: its jobs find pbs/hybrid.sh from the submit
+# directory and run the BIN given.
+check_sweep sbatch 1 8 92
 say "all passed"
