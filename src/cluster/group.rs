@@ -18,7 +18,8 @@ use super::layout::Layout;
 use super::master::{Master, Outbox};
 use super::protocol::Message;
 use super::rank::{PROGRESS_EVERY, Sends};
-use crate::engine::{Count, Prefix, UnitReport};
+use crate::engine::pool::policy;
+use crate::engine::{Count, Mode, Prefix, UnitReport};
 use std::collections::HashMap;
 use std::time::Instant;
 
@@ -124,7 +125,13 @@ pub(crate) struct GroupHost {
 impl GroupHost {
     /// The master of group `group` of `layout`, tracking units when
     /// checkpointing.
-    pub(crate) fn new(layout: Layout, group: usize, track_units: bool, now: Instant) -> GroupHost {
+    pub(crate) fn new(
+        layout: Layout,
+        group: usize,
+        mode: Mode,
+        track_units: bool,
+        now: Instant,
+    ) -> GroupHost {
         let members = layout.members(group);
         let first = members.start;
         let n = members.len();
@@ -133,7 +140,7 @@ impl GroupHost {
             group,
             first,
             members: n,
-            master: Master::for_group(n, first),
+            master: Master::for_group(n, first).keeping_order(policy::keeps_order(mode)),
             order: CausalOrder::new(n),
             units: track_units.then(GroupUnits::default),
             asked: false,

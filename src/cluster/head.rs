@@ -24,6 +24,7 @@ use super::master::{Master, Outbox};
 use super::observer::{OBSERVE_EVERY, Progress};
 use super::outcome::{Improvement, Outcome, RunError};
 use super::protocol::{Message, RankReport};
+use crate::engine::pool::policy;
 use crate::engine::{
     Count, Mode, Piece, Prefix, Problem, Spread, Tally, UnitReport, expand, ramp_up,
 };
@@ -106,7 +107,8 @@ impl<'a> Head<'a> {
                 .map(|c| layout.rank_of_child(c) as u32)
                 .collect(),
             master: {
-                let master = Master::new(children, initial, config.stop_after());
+                let master = Master::new(children, initial, config.stop_after())
+                    .keeping_order(policy::keeps_order(config.mode));
                 if layout.grouped() {
                     let ranks = (0..children).map(|g| layout.members(g).len());
                     master.weighted(ranks.collect())

@@ -188,6 +188,7 @@ impl<'a, P: Problem, T: Transport> Manager<'a, P, T> {
                 GroupHost::new(
                     layout,
                     layout.group_of(rank),
+                    config.mode,
                     config.checkpoint.is_some(),
                     Instant::now(),
                 )

@@ -158,6 +158,7 @@ pub(super) fn run<P: Problem>(problem: &Arc<P>, config: &SimConfig) -> Result<Si
                 GroupHost::new(
                     layout,
                     layout.group_of(r),
+                    config.mode,
                     config.checkpoint.is_some(),
                     base,
                 )

@@ -111,6 +111,9 @@ struct Shared<N> {
     hunger: usize,
     hungry_sent: bool,
     remote_wanted: bool,
+    /// Idle workers take the injector's tasks one at a time
+    /// ([`policy::keeps_order`]).
+    keeps_order: bool,
     stop: bool,
     found: u64,
     limit: Option<u64>,
@@ -298,6 +301,7 @@ impl<'p, P: Problem> VirtualPool<'p, P> {
                 hunger,
                 hungry_sent: false,
                 remote_wanted: false,
+                keeps_order: policy::keeps_order(mode),
                 stop: false,
                 found: 0,
                 floor: 0,
@@ -485,14 +489,16 @@ impl<'p, P: Problem> VirtualPool<'p, P> {
     }
 
     /// Where the policy looks ([`policy::find_task`]): own deque, then the
-    /// injector (a batch), then the others' deques. Returns the task and
-    /// whether it was stolen from another worker.
+    /// injector (a batch, or one task where the pool keeps order), then
+    /// the others' deques. Returns the task and whether it was stolen
+    /// from another worker.
     fn find_task(&mut self, index: usize) -> Option<(Task<P::Node>, bool)> {
         let sh = &mut self.shared;
         let (task, source) = policy::find_task(index, sh.deques.len(), |source| {
             let got = match source {
                 Source::Own => sh.deques[index].pop_back(),
                 Source::Injector if sh.injector.is_empty() => None,
+                Source::Injector if sh.keeps_order => sh.injector.pop_front(),
                 Source::Injector => {
                     // crossbeam's batch: about half of the injector, at most 32.
                     let batch = sh.injector.len().div_ceil(2).min(32);

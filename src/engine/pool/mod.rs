@@ -100,6 +100,9 @@ struct Shared<N> {
     /// The problem encodes its nodes: split-off tasks keep their prefixes
     /// only down to the initial depth.
     encodes: bool,
+    /// Idle workers take the injector's tasks one at a time
+    /// ([`policy::keeps_order`]).
+    keeps_order: bool,
     initial_done: AtomicU64,
     /// Unit tracking (for checkpoints): each unit's open tasks and totals.
     units: Option<parking_lot::Mutex<HashMap<Prefix, UnitTally>>>,
@@ -159,6 +162,7 @@ impl<N: Clone + Send + 'static> RankPool<N> {
             live_solutions: AtomicU64::new(0),
             initial_depth: AtomicUsize::new(usize::MAX),
             encodes: P::ENCODES,
+            keeps_order: policy::keeps_order(mode),
             initial_done: AtomicU64::new(0),
             units: track_units.then(|| parking_lot::Mutex::new(HashMap::new())),
             sleep: Sleep::default(),
@@ -436,6 +440,7 @@ fn find_task<N>(
 ) -> Option<Task<N>> {
     let (task, source) = policy::find_task(index, shared.stealers.len(), |source| match source {
         Source::Own => local.pop().map_or(Steal::Empty, Steal::Success),
+        Source::Injector if shared.keeps_order => shared.injector.steal(),
         Source::Injector => shared.injector.steal_batch_and_pop(local),
         Source::Deque(w) => shared.stealers[w].steal(),
     })?;
@@ -526,4 +531,81 @@ fn worker_main<P: Problem>(
     }
     stats.set_count(searcher.counters());
     stats
+}
+
+#[cfg(test)]
+mod test {
+    use super::*;
+    use crate::engine::prefix::Prefix;
+    use crate::engine::problem::Tree;
+    use std::time::Duration;
+
+    /// Tasks that are leaves, each recording when a worker begins it.
+    struct Begun(parking_lot::Mutex<Vec<u32>>);
+
+    impl Tree for Begun {
+        type Node = u32;
+        fn root(&self) -> u32 {
+            0
+        }
+        fn children(&self, _: &u32, _: &mut Vec<u32>) {}
+        fn solution_weight(&self, _: &u32) -> u64 {
+            0
+        }
+        fn objective(&self, &id: &u32) -> Option<u64> {
+            self.0.lock().push(id);
+            // Long enough for every worker to be taking tasks.
+            std::thread::sleep(Duration::from_micros(300));
+            None
+        }
+        fn render(&self, id: &u32, out: &mut String) {
+            out.push_str(&id.to_string());
+        }
+    }
+
+    /// Walks `tasks` leaves on `threads` workers in `mode`; returns the
+    /// order in which the workers began them.
+    fn begun(mode: Mode, threads: usize, tasks: u32) -> Vec<u32> {
+        let problem = Arc::new(Begun(parking_lot::Mutex::new(Vec::new())));
+        let (events, receive) = crossbeam_channel::unbounded();
+        let threads = Threads {
+            here: threads,
+            run: threads,
+        };
+        let pool = RankPool::start(problem.clone(), mode, None, threads, events, false, 0);
+        pool.inject(
+            (0..tasks)
+                .map(|id| Task {
+                    prefix: Prefix::root().child(id),
+                    depth: 1,
+                    node: id,
+                })
+                .collect(),
+        );
+        loop {
+            let event = receive.recv_timeout(Duration::from_secs(30));
+            if matches!(event.expect("the pool goes idle"), PoolEvent::Idle) && pool.idle() {
+                break;
+            }
+        }
+        pool.stop();
+        problem.0.lock().clone()
+    }
+
+    /// A branch and bound's workers take the rank's tasks in the order
+    /// the rank received them, one at a time: the k-th begun is one of
+    /// the first k + workers (a batch would send a worker half the queue
+    /// ahead).
+    #[test]
+    fn a_branch_and_bound_takes_its_tasks_in_order() {
+        let threads = 3;
+        let order = begun(Mode::Optimise, threads, 96);
+        assert_eq!(order.len(), 96);
+        for (k, &id) in order.iter().enumerate() {
+            assert!(
+                (id as usize) < k + threads,
+                "task {id} begun {k}th on {threads} workers: {order:?}"
+            );
+        }
+    }
 }

@@ -7,6 +7,7 @@
 //! own counters and takes from its own queues: the functions take the
 //! values, and a `take` that reaches the queue a [`Source`] names.
 
+use crate::engine::mode::Mode;
 use crossbeam_deque::Steal;
 
 /// A queue of the rank's pool a task can be taken from.
@@ -16,8 +17,9 @@ pub(crate) enum Source {
     /// off last, the deepest).
     Own,
     /// The rank's injector (what the manager received): for a worker, a
-    /// batch moved onto its own deque and the first of them; for a
-    /// donation, one task from its front.
+    /// batch moved onto its own deque and the first of them (one task
+    /// where the pool [keeps order](keeps_order)); for a donation, one
+    /// task from its front.
     Injector,
     /// Worker `w`'s deque, at its oldest end (the shallowest task: what a
     /// thief takes).
@@ -32,6 +34,21 @@ pub(crate) enum Donation<T> {
     /// Nothing queued: the next walk that looks splits for the other rank
     /// (the pool raises its `remote_wanted` flag).
     Split,
+}
+
+/// Whether the pool keeps the order of the tasks it was given: an idle
+/// worker takes the injector's tasks one at a time, the first first,
+/// instead of a batch onto its own deque. A branch and bound does
+/// (`Mode::Optimise`): what a worker walks is then what a walk of one
+/// thread would walk next, so the incumbent it meets prunes as much as
+/// it would there. With batches, each of two workers took its own run of
+/// a rank's prefixes, the second far ahead of the first: `brock400_4` on
+/// 2 threads walked 29.9M nodes before the optimum was met and proven,
+/// 18.9M on one (`problems/clique/README.md`). A count has no order to
+/// keep, and takes batches (fewer looks at the shared injector).
+#[inline]
+pub(crate) fn keeps_order(mode: Mode) -> bool {
+    mode == Mode::Optimise
 }
 
 /// The rank is hungry: a worker found nothing to take while at least
@@ -57,8 +74,8 @@ pub(crate) fn wants_work(
 }
 
 /// Where worker `index` of `workers` looks for a task, in order: its own
-/// deque, then the injector (a batch), then the other workers' deques from
-/// the next one round; again from the injector while a `take` had to be
+/// deque, then the injector (a batch, or one task where the pool keeps
+/// order), then the other workers' deques from the next one round; again from the injector while a `take` had to be
 /// retried (a race with another thief). Returns the task and where it came
 /// from (a [`Source::Deque`] is a steal).
 pub(crate) fn find_task<T>(
