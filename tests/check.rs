@@ -26,6 +26,8 @@ enum Fault {
     Kernel,
     /// The listing's order flips from one call to the next at depth 4.
     Order,
+    /// The listing told a floor above 0 flips its order at depth 3.
+    Bounded,
 }
 
 /// The binary strings of length `n` with no two 1s side by side, with a
@@ -98,6 +100,13 @@ impl Problem for NoAdjacentOnes {
             && s.len == 4
             && self.calls.fetch_add(1, Ordering::Relaxed) % 2 == 1;
         (if s.len < self.n { 0 } else { 2 }, flip)
+    }
+
+    /// Told the highest floor, it lists nothing (a prefix: allowed).
+    fn moves_above(&self, s: &mut Bits, floor: u64) -> (u64, bool) {
+        let (next, flip) = self.moves(s);
+        let flip = flip || (self.fault == Fault::Bounded && s.len == 3 && floor > 0);
+        (if floor == u64::MAX { 2 } else { next }, flip)
     }
 
     fn next_move(&self, s: &Bits, (next, flip): &mut (u64, bool)) -> Option<u64> {
@@ -207,4 +216,12 @@ fn moves_that_change_order_between_listings_are_caught() {
     // save), a flipping order lists the same moves: what it breaks is
     // that a split-off sibling's prefix names another node on replay.
     assert_eq!(v.property, Property::SplitsAreExact, "{v}");
+}
+
+#[test]
+fn a_bounded_listing_in_another_order_is_caught() {
+    let v = check(&problem(8, Fault::Bounded)).expect_err("another order");
+    assert_eq!(v.property, Property::BoundedListingIsAPrefix, "{v}");
+    // The first node at depth 3 whose last bit is 0 (both moves): 000.
+    assert_eq!(v.at.path(), &[0, 0, 0], "{v}");
 }

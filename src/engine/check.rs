@@ -36,6 +36,11 @@ pub enum Property {
     /// task's prefix, replayed from the root, reaches its node (the moves
     /// come in a fixed order).
     SplitsAreExact,
+    /// [`Problem::moves_above`] lists the first moves [`Problem::moves`]
+    /// lists, in its order, whatever the floor (tried at 0, 1, at each
+    /// bound of the node's moves and one above it, and at the highest),
+    /// on a state made for optimise mode, and leaves the node as it was.
+    BoundedListingIsAPrefix,
     /// [`Problem::count_subtree`] counts what the moves give below the
     /// cut-off depth (of a run of one worker, and of the largest run:
     /// [`Problem::count_cutoff_for`]), and leaves the state where it was.
@@ -162,6 +167,7 @@ where
     for cutoff in small.into_iter().chain(large) {
         checked.kernel_subtrees += kernel_agrees(problem, cutoff, limit)?;
     }
+    bounded_listings(problem, limit.min(BOUNDED_LISTING_NODES))?;
     Ok(checked)
 }
 
@@ -264,6 +270,119 @@ where
             path.pop();
         }
     }
+}
+
+/// Nodes at whose listing [`check`] tries
+/// [`Property::BoundedListingIsAPrefix`] (each tries several floors).
+const BOUNDED_LISTING_NODES: u64 = 20_000;
+
+/// [`Property::BoundedListingIsAPrefix`] at the first `limit` nodes of
+/// the tree, depth first (after the other checks: a listing whose order
+/// is not fixed is caught there as what it breaks first).
+fn bounded_listings<P>(p: &P, limit: u64) -> Result<(), Violation>
+where
+    P: Problem,
+    P::Node: PartialEq + Debug,
+{
+    let mut walk = p.state(Mode::All);
+    let mut fresh = p.state(Mode::All);
+    let mut bounded = p.state(Mode::Optimise);
+    p.load(&mut walk, &p.root());
+    let mut stack: Vec<(P::Cursor, u32, Option<P::Move>)> = Vec::new();
+    let mut path: Vec<u32> = Vec::new();
+    let mut nodes = 0;
+    loop {
+        nodes += 1;
+        let node = p.save(&walk);
+        bounded_listing(p, &node, &mut fresh, &mut bounded, &path)?;
+        if nodes >= limit {
+            return Ok(());
+        }
+        stack.push((p.moves(&mut walk), 0, None));
+        loop {
+            let Some(top) = stack.last_mut() else {
+                return Ok(());
+            };
+            if let Some(m) = p.next_move(&walk, &mut top.0) {
+                top.1 += 1;
+                path.push(top.1 - 1);
+                p.apply(&mut walk, &m);
+                top.2 = Some(m);
+                break;
+            }
+            stack.pop();
+            let Some(parent) = stack.last_mut() else {
+                return Ok(());
+            };
+            let m = parent.2.take().expect("the move to this node");
+            p.undo(&mut walk, &m);
+            path.pop();
+        }
+    }
+}
+
+/// [`Property::BoundedListingIsAPrefix`] at `node`: its children by
+/// [`Problem::moves`] on `fresh`, then by [`Problem::moves_above`] on
+/// `bounded` (an optimise mode state) at each floor tried.
+fn bounded_listing<P>(
+    p: &P,
+    node: &P::Node,
+    fresh: &mut P::State,
+    bounded: &mut P::State,
+    path: &[u32],
+) -> Result<(), Violation>
+where
+    P: Problem,
+    P::Node: PartialEq + Debug,
+{
+    let children = |state: &mut P::State, floor: Option<u64>| {
+        p.load(state, node);
+        let mut moves = match floor {
+            Some(f) => p.moves_above(state, f),
+            None => p.moves(state),
+        };
+        let (mut out, mut bounds) = (Vec::new(), Vec::new());
+        while let Some(m) = p.next_move(state, &mut moves) {
+            bounds.push(p.bound(state, &m));
+            p.apply(state, &m);
+            out.push(p.save(state));
+            p.undo(state, &m);
+        }
+        (out, bounds)
+    };
+    let (all, bounds) = children(fresh, None);
+    let mut floors: Vec<u64> = vec![0, 1, u64::MAX];
+    for &b in bounds.iter().take(8) {
+        floors.extend([b, b.saturating_add(1)]);
+    }
+    floors.sort_unstable();
+    floors.dedup();
+    for floor in floors {
+        let (listed, _) = children(bounded, Some(floor));
+        let fail = |detail| Err(violation(Property::BoundedListingIsAPrefix, path, detail));
+        if listed.len() > all.len() {
+            return fail(format!(
+                "at floor {floor} it lists {} moves, moves lists {}",
+                listed.len(),
+                all.len()
+            ));
+        }
+        if let Some(j) = (0..listed.len()).find(|&j| listed[j] != all[j]) {
+            return fail(format!(
+                "at floor {floor} its move {j} leads to {:?}, that of moves to {:?}",
+                listed[j], all[j]
+            ));
+        }
+        kept(
+            p,
+            bounded,
+            node,
+            Property::BoundedListingIsAPrefix,
+            path,
+            "moves_above",
+        )?;
+    }
+    Ok(())
 }
 
 /// Whether `state` stands where it stood, on `before`, after `what`: a

@@ -172,6 +172,22 @@ pub trait Problem: Send + Sync + 'static {
         u64::MAX
     }
 
+    /// Optimisation: [`Problem::moves`], told `floor`, the least objective
+    /// that beats the best solution known; a branch and bound's walk calls
+    /// this instead. It lists the same moves in the same order as `moves`,
+    /// but may end the listing early where no later move's subtree can
+    /// reach `floor`, and may use `floor` to tighten the bounds of its
+    /// moves ([`Problem::bound`]) where a tighter bound costs work worth
+    /// spending only near the floor. A split lists the node again later,
+    /// with a floor at least as high, and skips the moves the walk was
+    /// given by their places: the listing up to where it ends must not
+    /// depend on `floor` (`engine/README.md`). The default: `moves`.
+    #[inline(always)]
+    fn moves_above(&self, state: &mut Self::State, floor: u64) -> Self::Cursor {
+        let _ = floor;
+        self.moves(state)
+    }
+
     /// Whether a node's moves come in order of falling [`Problem::bound`]:
     /// then the first move that cannot beat the best known ends the
     /// node's listing, as in colouring branch and bound for cliques.

@@ -21,6 +21,11 @@ pub struct Args {
     /// slower, see problems/clique/README.md) [default: 0, none]
     #[arg(long, value_name = "N", default_value_t = 0, hide = true)]
     recolour: u32,
+    /// Optimise mode: without the MaxSAT cut of the moves of the lowest
+    /// colour that can reach the incumbent (on by default; off to measure
+    /// it, see problems/clique/README.md)
+    #[arg(long, hide = true)]
+    no_maxsat: bool,
 }
 
 impl Puzzle for Door {
@@ -47,7 +52,9 @@ impl Puzzle for Door {
         let read = dimacs::read(&args.file)?;
         let name = args.file.display().to_string();
         let note = (!read.warnings.is_empty()).then(|| read.warnings.join("; "));
-        let clique = Clique::new(&read.graph, name).recolouring(args.recolour);
+        let clique = Clique::new(&read.graph, name)
+            .recolouring(args.recolour)
+            .maxsat(!args.no_maxsat);
         Ok(job(clique, note))
     }
 

@@ -186,7 +186,11 @@ impl<'p, P: Problem> Searcher<'p, P> {
         if !self.visitor.visit(state, depth0, ctx).0 {
             return false;
         }
-        let moves = problem.moves(state);
+        let moves = if self.visitor.optimise {
+            problem.moves_above(state, ctx.floor())
+        } else {
+            problem.moves(state)
+        };
         self.cur = Some(Cursor::new(moves, 0));
         true
     }
@@ -351,7 +355,11 @@ impl<'p, P: Problem> Searcher<'p, P> {
                 }
                 // The node's first move, if it has one, is the next taken;
                 // a level is pushed only then (a leaf costs none).
-                let mut moves = problem.moves(&mut state);
+                let mut moves = if OPTIMISE {
+                    problem.moves_above(&mut state, floor)
+                } else {
+                    problem.moves(&mut state)
+                };
                 let Some(first) = problem.next_move(&state, &mut moves) else {
                     problem.undo(&mut state, &m);
                     continue 'walk;

@@ -68,7 +68,9 @@ impl<P: Problem> Searcher<'_, P> {
             }
             while applied.len() < l {
                 let at = applied.len();
-                if listed != Some(at) {
+                // Listed in full: a listing told the floor may have
+                // ended before the move the walk took.
+                if listed != Some(at) || floor.is_some() {
                     problem.moves(scratch);
                 }
                 let taken = self.levels[at].taken.clone();
@@ -86,7 +88,10 @@ impl<P: Problem> Searcher<'_, P> {
                 );
                 base.join(&path)
             });
-            let mut moves = problem.moves(scratch);
+            let mut moves = match floor {
+                Some(f) => problem.moves_above(scratch, f),
+                None => problem.moves(scratch),
+            };
             let mut index = 0;
             let mut here = Vec::new();
             while let Some(m) = problem.next_move(scratch, &mut moves) {

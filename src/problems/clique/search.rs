@@ -9,8 +9,14 @@
 //! siblings, so every clique lies under exactly one path.
 
 use super::colour::{colour_classes, colour_classes_fixed};
+use super::maxsat::{Scratch, inconsistent};
 use super::recolour::recolour;
 use super::{Clique, local};
+
+/// How far above the colours that cannot reach the floor MaxSAT reasoning
+/// tests a move: a move of colour `low + j` needs `j` disjoint
+/// inconsistent sets of classes to be cut.
+const MAXSAT_REACH: u32 = 1;
 use crate::engine::{Mode, Problem};
 
 /// A subtree as a task carries it: a clique and its candidates, in the
@@ -41,6 +47,14 @@ pub struct State {
     /// re-coloured (0: none), and the re-colouring's scratch classes.
     recolour: u32,
     classes: Vec<u64>,
+    /// Optimisation: the MaxSAT bound (`maxsat.rs`) on, and its scratch.
+    maxsat: bool,
+    /// Where the listing of the clique of size `d` ends: the candidates
+    /// before `stops[d]` in its colouring cannot reach the floor.
+    stops: Vec<u32>,
+    sat_classes: Vec<u64>,
+    sat_base: Vec<u64>,
+    sat: Scratch,
 }
 
 impl State {
@@ -52,6 +66,7 @@ impl State {
             self.order.resize((d + 1) * n.max(1), 0);
             self.colours.resize((d + 1) * n.max(1), 0);
             self.lens.resize(d + 1, 0);
+            self.stops.resize(d + 1, 0);
         }
     }
 }
@@ -66,7 +81,9 @@ impl Problem for Clique {
     type Cursor = u32;
 
     const ENCODES: bool = true;
-    const BOUNDS_FALL: bool = true;
+    /// Bounds fall along the colouring, but MaxSAT reasoning lowers some
+    /// moves' below their next siblings' (`moves_above`).
+    const BOUNDS_FALL: bool = false;
 
     fn encode(&self, node: &Node, out: &mut Vec<u8>) {
         out.extend_from_slice(&(node.clique.len() as u32).to_le_bytes());
@@ -134,6 +151,11 @@ impl Problem for Clique {
                 0
             },
             classes: Vec::new(),
+            maxsat: mode == Mode::Optimise && self.maxsat,
+            stops: Vec::new(),
+            sat_classes: Vec::new(),
+            sat_base: Vec::new(),
+            sat: Scratch::default(),
         };
         s.reserve(0, self.graph.len(), words);
         s
@@ -200,12 +222,81 @@ impl Problem for Clique {
             );
         }
         s.lens[d] = len;
+        s.stops[d] = 0;
+        len
+    }
+
+    /// [`Problem::moves`], ended before the candidates whose colour cannot
+    /// reach `floor`, and with each candidate of the lowest colours that
+    /// can whose neighbours among the candidates before it MaxSAT
+    /// reasoning bounds below the floor given a colour that cannot either
+    /// (`maxsat.rs`): its move is not taken.
+    #[inline]
+    fn moves_above(&self, s: &mut State, floor: u64) -> u32 {
+        let len = self.moves(s);
+        if s.recolour > 0 {
+            return len;
+        }
+        let (n, words) = (self.graph.len(), self.graph.words());
+        let d = s.clique.len();
+        let colours = &mut s.colours[d * n..d * n + len as usize];
+        // The colours that cannot reach the floor: d + c < floor.
+        let low = floor.saturating_sub(d as u64 + 1).min(u64::from(u32::MAX)) as u32;
+        let stop = colours.partition_point(|&c| c <= low);
+        s.stops[d] = stop as u32;
+        if !s.maxsat || stop == len as usize || colours[stop] > low + MAXSAT_REACH {
+            return len;
+        }
+        // The classes below the highest tested, as sets.
+        let top = (low + MAXSAT_REACH).min(colours[len as usize - 1]) as usize;
+        let order = &s.order[d * n..d * n + len as usize];
+        let classes = &mut s.sat_classes;
+        classes.clear();
+        classes.resize(top * words, 0);
+        for (&v, &c) in order.iter().zip(colours.iter()) {
+            if c as usize > top {
+                break;
+            }
+            classes[(c as usize - 1) * words + v as usize / 64] |= 1 << (v % 64);
+        }
+        s.sat_base.resize(top * words, 0);
+        for i in stop..len as usize {
+            let c = colours[i];
+            if c > low + MAXSAT_REACH {
+                break;
+            }
+            // The candidates of its move: its neighbours among the
+            // classes below its own (those of its own class are not).
+            let below = c as usize - 1;
+            let nv = self.graph.row(order[i] as usize);
+            for (b, cl) in s.sat_base[..below * words]
+                .chunks_exact_mut(words)
+                .zip(classes.chunks_exact(words))
+            {
+                for ((x, y), z) in b.iter_mut().zip(cl).zip(nv) {
+                    *x = y & z;
+                }
+            }
+            let need = c - low;
+            let r = inconsistent(
+                &s.sat_base,
+                below,
+                words,
+                |v| self.graph.row(v),
+                &mut s.sat,
+                need,
+            );
+            if r >= need {
+                // At most 1 + below - r <= low: it cannot reach the floor.
+                colours[i] = low;
+            }
+        }
         len
     }
 
     #[inline]
-    fn next_move(&self, _: &State, left: &mut u32) -> Option<u32> {
-        (*left > 0).then(|| {
+    fn next_move(&self, s: &State, left: &mut u32) -> Option<u32> {
+        (*left > s.stops[s.clique.len()]).then(|| {
             *left -= 1;
             *left
         })
