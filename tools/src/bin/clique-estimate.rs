@@ -6,9 +6,10 @@
 //! paths unbiased), and the search's rate on this machine, measured by
 //! walking the same tree depth-first for a while on one thread.
 //!
-//! The tree is the real one: the clique search's moves, bounds and pruning
-//! through the library's `Problem` interface, with the incumbent fixed at
-//! K - 1 (the optimum, found at once, as `--at-least` shows).
+//! The tree is the real one: the clique search's moves (as a branch and
+//! bound lists them, told the floor: `Problem::moves_above`), bounds and
+//! pruning through the library's `Problem` interface, with the incumbent
+//! fixed at K - 1 (the optimum, found at once, as `--at-least` shows).
 
 use clap::Parser;
 use hysolve::Problem;
@@ -39,12 +40,15 @@ struct Opts {
     /// Seed of the random paths
     #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// Without the MaxSAT cut (as `hysolve clique --no-maxsat`)
+    #[arg(long)]
+    no_maxsat: bool,
 }
 
 fn main() -> Result<(), String> {
     let o = Opts::parse();
     let graph = dimacs::read(&o.file).map_err(|e| e.to_string())?.graph;
-    let clique = Clique::new(&graph, o.file.display().to_string());
+    let clique = Clique::new(&graph, o.file.display().to_string()).maxsat(!o.no_maxsat);
     let mut state = clique.state(Mode::Optimise);
     let root = clique.root();
     // Knuth's estimator: one random path a probe.
@@ -56,12 +60,12 @@ fn main() -> Result<(), String> {
         let (mut weight, mut estimate) = (1f64, 1f64);
         loop {
             children.clear();
-            let mut moves = clique.moves(&mut state);
+            // The walk's listing, told the floor, and its pruning.
+            let mut moves = clique.moves_above(&mut state, o.floor);
             while let Some(m) = clique.next_move(&state, &mut moves) {
-                if clique.bound(&state, &m) < o.floor {
-                    break; // bounds fall: the rest is pruned too
+                if clique.bound(&state, &m) >= o.floor {
+                    children.push(m);
                 }
-                children.push(m);
             }
             if children.is_empty() {
                 break;
@@ -79,19 +83,23 @@ fn main() -> Result<(), String> {
     let limit = Duration::from_secs_f64(o.seconds);
     let mut walked = 0u64;
     clique.load(&mut state, &root);
-    let mut stack = vec![(clique.moves(&mut state), None)];
+    let mut stack = vec![(clique.moves_above(&mut state, o.floor), None)];
     while let Some((moves, _)) = stack.last_mut() {
         if walked.is_multiple_of(4096) && started.elapsed() > limit {
             break;
         }
-        let next = clique
-            .next_move(&state, moves)
-            .filter(|m| clique.bound(&state, m) >= o.floor);
+        // The next move the walk would take (pruned ones skipped).
+        let next = loop {
+            match clique.next_move(&state, moves) {
+                Some(m) if clique.bound(&state, &m) < o.floor => continue,
+                other => break other,
+            }
+        };
         match next {
             Some(m) => {
                 clique.apply(&mut state, &m);
                 walked += 1;
-                let moves = clique.moves(&mut state);
+                let moves = clique.moves_above(&mut state, o.floor);
                 stack.push((moves, Some(m)));
             }
             None => {
