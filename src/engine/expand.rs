@@ -227,7 +227,11 @@ fn level<P: Problem>(
         if !visitor.visit(&mut state, depth, &mut ctx).0 {
             continue;
         }
-        let mut moves = problem.moves(&mut state);
+        let mut moves = if visitor.optimise {
+            problem.moves_above(&mut state, Context::<P::Node>::floor(&ctx))
+        } else {
+            problem.moves(&mut state)
+        };
         let mut i = 0;
         while let Some(m) = problem.next_move(&state, &mut moves) {
             if visitor.optimise && problem.bound(&state, &m) < Context::<P::Node>::floor(&ctx) {

@@ -4,9 +4,11 @@
 //! optimise mode: vertices renumbered in a degeneracy order (the dense core
 //! first), candidate sets as bitsets, and a greedy colouring of each
 //! node's candidates as the bound of its moves, which come highest colour
-//! first, so the first move that cannot beat the incumbent ends the node
-//! (`Problem::BOUNDS_FALL`). The incumbent is shared by every worker and
-//! rank (see the engine's README).
+//! first; the listing, told the incumbent (`Problem::moves_above`), ends
+//! before the colours that cannot beat it, and MaxSAT reasoning on the
+//! colour classes cuts moves of the lowest colour that can (`maxsat.rs`).
+//! The incumbent is shared by every worker and rank (see the engine's
+//! README).
 //!
 //! In count and all modes the same tree counts (or lists) every nonempty
 //! clique once.
