@@ -12,12 +12,14 @@ use super::colour::{colour_classes, colour_classes_fixed};
 use super::maxsat::{Scratch, inconsistent};
 use super::recolour::recolour;
 use super::{Clique, local};
+use crate::engine::{Mode, Problem};
 
 /// How far above the colours that cannot reach the floor MaxSAT reasoning
 /// tests a move: a move of colour `low + j` needs `j` disjoint
-/// inconsistent sets of classes to be cut.
+/// inconsistent sets of classes to be cut (1: the lowest colour that can
+/// reach the floor only; 2 cut more nodes of brock400_4 in more time,
+/// `README.md`).
 const MAXSAT_REACH: u32 = 1;
-use crate::engine::{Mode, Problem};
 
 /// A subtree as a task carries it: a clique and its candidates, in the
 /// search's numbering.
@@ -81,8 +83,8 @@ impl Problem for Clique {
     type Cursor = u32;
 
     const ENCODES: bool = true;
-    /// Bounds fall along the colouring, but MaxSAT reasoning lowers some
-    /// moves' below their next siblings' (`moves_above`).
+    /// Bounds fall along the colouring, but the MaxSAT cut lowers some
+    /// moves' bounds below their next siblings' (`moves_above`).
     const BOUNDS_FALL: bool = false;
 
     fn encode(&self, node: &Node, out: &mut Vec<u8>) {
@@ -227,10 +229,10 @@ impl Problem for Clique {
     }
 
     /// [`Problem::moves`], ended before the candidates whose colour cannot
-    /// reach `floor`, and with each candidate of the lowest colours that
-    /// can whose neighbours among the candidates before it MaxSAT
-    /// reasoning bounds below the floor given a colour that cannot either
-    /// (`maxsat.rs`): its move is not taken.
+    /// reach `floor`. A candidate of the lowest colour that can is given
+    /// a colour that cannot (its move is not taken) when MaxSAT reasoning
+    /// shows that its neighbours cannot fill the classes below it
+    /// (`maxsat.rs`).
     #[inline]
     fn moves_above(&self, s: &mut State, floor: u64) -> u32 {
         let len = self.moves(s);
