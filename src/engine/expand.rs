@@ -5,7 +5,7 @@ use super::context::Context;
 use super::count::{Count, deeper};
 use super::mode::Mode;
 use super::prefix::Prefix;
-use super::problem::Problem;
+use super::problem::{Problem, listing};
 use super::sequential::Sequential;
 use super::task::Task;
 use super::visit::Visitor;
@@ -227,11 +227,8 @@ fn level<P: Problem>(
         if !visitor.visit(&mut state, depth, &mut ctx).0 {
             continue;
         }
-        let mut moves = if visitor.optimise {
-            problem.moves_above(&mut state, Context::<P::Node>::floor(&ctx))
-        } else {
-            problem.moves(&mut state)
-        };
+        let floor = visitor.optimise.then(|| Context::<P::Node>::floor(&ctx));
+        let mut moves = listing(problem, &mut state, floor);
         let mut i = 0;
         while let Some(m) = problem.next_move(&state, &mut moves) {
             if visitor.optimise && problem.bound(&state, &m) < Context::<P::Node>::floor(&ctx) {

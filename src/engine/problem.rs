@@ -670,6 +670,21 @@ impl<T: Tree> Problem for T {
     }
 }
 
+/// Starts the listing of the node `state` stands on as the engine's walks
+/// list it: told the floor in a branch and bound (`Some`, by
+/// [`Problem::moves_above`]), by [`Problem::moves`] otherwise.
+#[inline(always)]
+pub(crate) fn listing<P: Problem + ?Sized>(
+    p: &P,
+    state: &mut P::State,
+    floor: Option<u64>,
+) -> P::Cursor {
+    match floor {
+        Some(f) => p.moves_above(state, f),
+        None => p.moves(state),
+    }
+}
+
 /// What [`Problem::count_subtree`] found: the nodes of the subtree, its
 /// root included, its solutions (weighted), and how far below the
 /// subtree's root its deepest node lies, when the counter knows (`None`:

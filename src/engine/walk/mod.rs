@@ -16,7 +16,7 @@ mod split;
 use super::context::Context;
 use super::count::{Count, deeper};
 use super::mode::Mode;
-use super::problem::Problem;
+use super::problem::{Problem, listing};
 use super::task::Task;
 use super::visit::Visitor;
 
@@ -186,11 +186,7 @@ impl<'p, P: Problem> Searcher<'p, P> {
         if !self.visitor.visit(state, depth0, ctx).0 {
             return false;
         }
-        let moves = if self.visitor.optimise {
-            problem.moves_above(state, ctx.floor())
-        } else {
-            problem.moves(state)
-        };
+        let moves = listing(problem, state, self.visitor.optimise.then(|| ctx.floor()));
         self.cur = Some(Cursor::new(moves, 0));
         true
     }
@@ -355,11 +351,7 @@ impl<'p, P: Problem> Searcher<'p, P> {
                 }
                 // The node's first move, if it has one, is the next taken;
                 // a level is pushed only then (a leaf costs none).
-                let mut moves = if OPTIMISE {
-                    problem.moves_above(&mut state, floor)
-                } else {
-                    problem.moves(&mut state)
-                };
+                let mut moves = listing(problem, &mut state, OPTIMISE.then_some(floor));
                 let Some(first) = problem.next_move(&state, &mut moves) else {
                     problem.undo(&mut state, &m);
                     continue 'walk;

@@ -4,7 +4,7 @@
 use super::{Cursor, DONE, Level, Searcher};
 use crate::engine::context::Context;
 use crate::engine::mode::Mode;
-use crate::engine::problem::Problem;
+use crate::engine::problem::{Problem, listing};
 use crate::engine::task::Task;
 
 impl<P: Problem> Searcher<'_, P> {
@@ -88,10 +88,7 @@ impl<P: Problem> Searcher<'_, P> {
                 );
                 base.join(&path)
             });
-            let mut moves = match floor {
-                Some(f) => problem.moves_above(scratch, f),
-                None => problem.moves(scratch),
-            };
+            let mut moves = listing(problem, scratch, floor);
             let mut index = 0;
             let mut here = Vec::new();
             while let Some(m) = problem.next_move(scratch, &mut moves) {
