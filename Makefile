@@ -16,7 +16,7 @@ MPIRUN := mpirun --oversubscribe --bind-to none
 TEST_PROFILE := testing
 TESTING := --profile $(TEST_PROFILE)
 
-.PHONY: all deps deps-build build run test check test-scheduler lint lint-clippy no-mpi aarch64 bench bench-deps bench-clique bench-ranks sweep sim-validate sim-sweep verify clean
+.PHONY: all deps deps-build build run test check test-scheduler lint lint-clippy no-mpi aarch64 bench bench-deps bench-clique bench-ranks sweep sim-validate sim-sweep pingpong verify clean
 
 all: build
 
@@ -192,6 +192,18 @@ PEER_CFLAGS := -O3 -march=native
 target/bench-c/%: tools/c/%.c
 	@mkdir -p target/bench-c
 	$(CC) $(PEER_CFLAGS) -o $@ $<
+
+# What one message costs between two ranks whose receiver polls as the
+# manager does (MPI_Improbe, then a sleep): 0, 20 and 100 µs between polls,
+# with the default timer slack and with 1 ns (tools/c/mpi-pingpong.c;
+# bench-results/README.md, "The simulator on 16 real cores again").
+target/bench-c/mpi-pingpong: tools/c/mpi-pingpong.c
+	@mkdir -p target/bench-c
+	mpicc -O2 -o $@ $<
+
+pingpong: deps-build target/bench-c/mpi-pingpong
+	for us in 0 20 100; do for slack in default slack; do \
+	  $(MPIRUN) -np 2 target/bench-c/mpi-pingpong $$us $$slack || exit 1; done; done
 
 # Maximum clique beside Debian's cliquer (tools/peers/cliquer-json), one
 # thread each, on random G(200, 0.75) graphs; then G(200, 0.9), which
