@@ -5,7 +5,7 @@ use super::context::Context;
 use super::count::Count;
 use super::mode::Mode;
 use super::prefix::{Prefix, replay};
-use super::problem::{Problem, count_by_moves};
+use super::problem::{Problem, count_by_moves, listing};
 use super::sequential::sequential;
 use super::task::Task;
 use super::walk::Searcher;
@@ -144,7 +144,9 @@ where
     P: Problem,
     P::Node: PartialEq + Debug,
 {
-    let (nodes, solutions, whole) = node_by_node(problem, limit)?;
+    let mut first = Vec::new();
+    let (nodes, solutions, whole) =
+        node_by_node(problem, limit, &mut first, limit.min(BOUNDED_LISTING_NODES))?;
     let mut checked = Checked {
         nodes,
         whole,
@@ -167,7 +169,13 @@ where
     for cutoff in small.into_iter().chain(large) {
         checked.kernel_subtrees += kernel_agrees(problem, cutoff, limit)?;
     }
-    bounded_listings(problem, limit.min(BOUNDED_LISTING_NODES))?;
+    // Last: a listing whose order is not fixed is caught above as what it
+    // breaks first.
+    let mut fresh = problem.state(Mode::All);
+    let mut bounded = problem.state(Mode::Optimise);
+    for (node, path) in &first {
+        bounded_listing(problem, node, &mut fresh, &mut bounded, path)?;
+    }
     Ok(checked)
 }
 
@@ -191,10 +199,16 @@ struct Frame<P: Problem> {
     taken: Option<P::Move>,
 }
 
-/// The node-by-node checks, on all mode's tree, up to `limit` nodes.
-/// Returns the nodes walked, their weighted solutions, and whether that
-/// was the whole tree.
-fn node_by_node<P>(p: &P, limit: u64) -> Result<(u64, u64, bool), Violation>
+/// The node-by-node checks, on all mode's tree, up to `limit` nodes; the
+/// first `keep` nodes visited, with their paths, go to `first`. Returns
+/// the nodes walked, their weighted solutions, and whether that was the
+/// whole tree.
+fn node_by_node<P>(
+    p: &P,
+    limit: u64,
+    first: &mut Vec<(P::Node, Vec<u32>)>,
+    keep: u64,
+) -> Result<(u64, u64, bool), Violation>
 where
     P: Problem,
     P::Node: PartialEq + Debug,
@@ -211,6 +225,9 @@ where
         nodes += 1;
         solutions += p.solution_weight(&state);
         let (before, loaded_moves) = node_checks(p, &mut state, &mut fresh, &path)?;
+        if nodes <= keep {
+            first.push((before.clone(), path.clone()));
+        }
         let moves = p.moves(&mut state);
         kept(
             p,
@@ -276,51 +293,6 @@ where
 /// [`Property::BoundedListingIsAPrefix`] (each tries several floors).
 const BOUNDED_LISTING_NODES: u64 = 20_000;
 
-/// [`Property::BoundedListingIsAPrefix`] at the first `limit` nodes of
-/// the tree, depth first (after the other checks: a listing whose order
-/// is not fixed is caught there as what it breaks first).
-fn bounded_listings<P>(p: &P, limit: u64) -> Result<(), Violation>
-where
-    P: Problem,
-    P::Node: PartialEq + Debug,
-{
-    let mut walk = p.state(Mode::All);
-    let mut fresh = p.state(Mode::All);
-    let mut bounded = p.state(Mode::Optimise);
-    p.load(&mut walk, &p.root());
-    let mut stack: Vec<(P::Cursor, u32, Option<P::Move>)> = Vec::new();
-    let mut path: Vec<u32> = Vec::new();
-    let mut nodes = 0;
-    loop {
-        nodes += 1;
-        let node = p.save(&walk);
-        bounded_listing(p, &node, &mut fresh, &mut bounded, &path)?;
-        if nodes >= limit {
-            return Ok(());
-        }
-        stack.push((p.moves(&mut walk), 0, None));
-        loop {
-            let Some(top) = stack.last_mut() else {
-                return Ok(());
-            };
-            if let Some(m) = p.next_move(&walk, &mut top.0) {
-                top.1 += 1;
-                path.push(top.1 - 1);
-                p.apply(&mut walk, &m);
-                top.2 = Some(m);
-                break;
-            }
-            stack.pop();
-            let Some(parent) = stack.last_mut() else {
-                return Ok(());
-            };
-            let m = parent.2.take().expect("the move to this node");
-            p.undo(&mut walk, &m);
-            path.pop();
-        }
-    }
-}
-
 /// [`Property::BoundedListingIsAPrefix`] at `node`: its children by
 /// [`Problem::moves`] on `fresh`, then by [`Problem::moves_above`] on
 /// `bounded` (an optimise mode state) at each floor tried.
@@ -337,10 +309,7 @@ where
 {
     let children = |state: &mut P::State, floor: Option<u64>| {
         p.load(state, node);
-        let mut moves = match floor {
-            Some(f) => p.moves_above(state, f),
-            None => p.moves(state),
-        };
+        let mut moves = listing(p, state, floor);
         let (mut out, mut bounds) = (Vec::new(), Vec::new());
         while let Some(m) = p.next_move(state, &mut moves) {
             bounds.push(p.bound(state, &m));
