@@ -155,7 +155,7 @@ mod test {
 
     #[test]
     fn the_fixed_width_colouring_is_the_same() {
-        for (n, p) in [(64, 0.5), (150, 0.8), (250, 0.3)] {
+        for (n, p) in [(64, 0.5), (150, 0.8), (250, 0.3), (1100, 0.3)] {
             let g = crate::problems::clique::families::random(n, p, 9).unwrap();
             let w = g.words();
             let set: Vec<u64> = (0..w)
@@ -181,6 +181,7 @@ mod test {
                 1 => colour_classes_fixed::<1>(&set, |v| g.row(v), &mut b, &mut cb),
                 3 => colour_classes_fixed::<3>(&set, |v| g.row(v), &mut b, &mut cb),
                 4 => colour_classes_fixed::<4>(&set, |v| g.row(v), &mut b, &mut cb),
+                18 => colour_classes_fixed::<18>(&set, |v| g.row(v), &mut b, &mut cb),
                 _ => unreachable!(),
             };
             assert_eq!((len, &a[..len], &ca[..len]), (fixed, &b[..len], &cb[..len]));
