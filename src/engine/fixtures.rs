@@ -30,3 +30,46 @@ impl Tree for Path {
         out.push_str(&d.to_string());
     }
 }
+
+/// A spine of `len` nodes with small irregular subtrees hanging off it:
+/// a node is its depth, a hash of its path, and how many levels its
+/// subtree may still grow off the spine (`u32::MAX`: on the spine). Each
+/// spine node but the last has the spine's next node first, then, for
+/// a third of the hashes, a node off the spine; a node off the spine
+/// with levels left has up to two children. Nodes whose hash is a
+/// multiple of 5 are solutions. A walk that stood on a wrong node (a
+/// level undone out of order) would see other hashes.
+pub(super) struct Spine {
+    pub(super) len: u32,
+}
+
+impl Tree for Spine {
+    type Node = (u32, u64, u32);
+    fn root(&self) -> (u32, u64, u32) {
+        (0, 1, u32::MAX)
+    }
+    fn children(&self, &(d, hash, left): &(u32, u64, u32), out: &mut Vec<(u32, u64, u32)>) {
+        let child = |i: u64, left| {
+            let h = (hash ^ i).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+            (d + 1, h ^ h >> 29, left)
+        };
+        if left == u32::MAX {
+            if d + 1 < self.len {
+                out.push(child(0, u32::MAX));
+                if hash % 3 == 0 {
+                    out.push(child(1, 3));
+                }
+            }
+        } else if left > 0 {
+            for i in 0..hash % 3 {
+                out.push(child(i, left - 1));
+            }
+        }
+    }
+    fn solution_weight(&self, &(_, hash, _): &(u32, u64, u32)) -> u64 {
+        u64::from(hash % 5 == 0)
+    }
+    fn render(&self, (d, hash, _): &(u32, u64, u32), out: &mut String) {
+        out.push_str(&format!("{d} {hash:x}"));
+    }
+}

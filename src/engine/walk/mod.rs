@@ -8,9 +8,13 @@
 //! The loop is compiled once per kind of visit (branch and bound, keeping
 //! solutions, counting), so a count carries no test of the mode at a node;
 //! a node that turns out to be a leaf costs no level (its first move is
-//! asked for before a level is pushed for it). Why each piece of the loop
-//! is as it is, with its cost per node, is in `engine/README.md`.
+//! asked for before a level is pushed for it). A count without a cut-off
+//! walks below its deepest level by native frames (`dive.rs`), which hand
+//! themselves to the stack of levels when a split, a pause or a stop
+//! needs it. Why each piece of the loop is as it is, with its cost per
+//! node, is in `engine/README.md`.
 
+mod dive;
 mod split;
 
 use super::context::Context;
@@ -19,6 +23,7 @@ use super::mode::Mode;
 use super::problem::{Problem, listing};
 use super::task::Task;
 use super::visit::Visitor;
+use dive::{DIVE_DEPTH, Dive, HANDED_OFF};
 
 /// Nodes to walk before asking again after a split found nothing to give.
 const SPLIT_BACKOFF: u32 = 1024;
@@ -228,6 +233,9 @@ impl<'p, P: Problem> Searcher<'p, P> {
         let problem = self.visitor.problem;
         let depth0 = task.depth + 1;
         let cutoff = self.visitor.cutoff;
+        // A count without a cut-off walks below its deepest level by a
+        // recursion (`dive.rs`).
+        let native = !OPTIMISE && !KEEPS && !CUTS;
         // Optimisation: the least objective that beats the best known.
         let mut floor = if OPTIMISE { ctx.floor() } else { 0 };
         // The counters live in registers while the walk runs, and go back
@@ -356,6 +364,58 @@ impl<'p, P: Problem> Searcher<'p, P> {
                     problem.undo(&mut state, &m);
                     continue 'walk;
                 };
+                if native {
+                    // The subtree below by native frames, `cur` a level
+                    // above them meanwhile.
+                    levels.push(Level {
+                        cursor: cur,
+                        taken: m,
+                    });
+                    let base = levels.len();
+                    let mut dive = Dive {
+                        problem,
+                        ctx: &mut *ctx,
+                        levels: &mut levels,
+                        look_at: look_at.max(nodes),
+                        pause_at,
+                        backoff: self.backoff,
+                        bottom: height + 1 + DIVE_DEPTH,
+                        least_room: DIVE_DEPTH + 1,
+                        handoff: None,
+                        left: 0,
+                    };
+                    let left = (dive.look_at - nodes) as i64;
+                    let (left, s) = dive.frame(&mut state, moves, first, DIVE_DEPTH, left);
+                    let (handoff, seen) = (dive.handoff.take(), dive.look_at);
+                    let left = if left == HANDED_OFF { dive.left } else { left };
+                    // The deepest frame's children lay at `bottom -
+                    // least_room` (a handoff's pending move too).
+                    deepest = deepest.max(dive.bottom - dive.least_room + 1);
+                    self.backoff = dive.backoff;
+                    // The count is `look_at - left` (`left` may be below 0).
+                    nodes = seen.wrapping_sub(left as u64);
+                    solutions += s;
+                    match handoff {
+                        None => {
+                            // Walked to the end: back to `cur`.
+                            let up = levels.pop().expect("pushed above");
+                            cur = up.cursor;
+                            problem.undo(&mut state, &up.taken);
+                            look_at = seen;
+                            continue 'walk;
+                        }
+                        Some((below, pending)) => {
+                            // The frames' levels, pushed deepest first, in
+                            // order; the deepest's listing is the walk's,
+                            // and its move is looked at again here.
+                            levels[base..].reverse();
+                            cur = below;
+                            m = pending;
+                            look_at = nodes;
+                            continue;
+                        }
+                    }
+                }
                 let below = Cursor::new(moves, 1);
                 levels.push(Level {
                     cursor: std::mem::replace(&mut cur, below),

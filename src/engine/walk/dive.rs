@@ -1,0 +1,186 @@
+//! The count's walk below its explicit stack: a recursion over native
+//! frames, a frame a level, each keeping its listing, its count of moves
+//! given and the move it took in registers, and its node's nodes and
+//! solutions returned by value. A look at the context that needs the
+//! walk's stack (a split, a pause, a stop), or a recursion
+//! [`DIVE_DEPTH`] frames deep, hands the frames to the explicit stack as
+//! the levels the walk would have pushed, and the walk goes on there
+//! (`engine/README.md`, "The count's dive").
+
+use super::{Cursor, Level, POLL_EVERY};
+use crate::engine::context::Context;
+use crate::engine::problem::Problem;
+
+/// How many native frames a dive may stack before it hands them to the
+/// explicit stack (a tree thousands of levels deep, as UTS's binomial
+/// ones, stays within a thread's stack; a handoff a few hundred levels
+/// costs next to nothing).
+pub(super) const DIVE_DEPTH: usize = 256;
+
+/// What a dive shares among its frames: the problem, the walk's context
+/// and its stack of levels, and the numbers of its looks at the context.
+pub(super) struct Dive<'s, P: Problem, C> {
+    pub(super) problem: &'s P,
+    pub(super) ctx: &'s mut C,
+    /// The walk's levels: the frames push theirs here when they hand off,
+    /// the deepest first (the walk puts them back in order).
+    pub(super) levels: &'s mut Vec<Level<P>>,
+    /// The walk's node count at which to look at the context next: the
+    /// count is always `look_at - left`, `left` the nodes a frame has
+    /// still to visit before it looks (0 or less: look).
+    pub(super) look_at: u64,
+    /// The walk's count at which it pauses.
+    pub(super) pause_at: u64,
+    /// As `Searcher::backoff`.
+    pub(super) backoff: u32,
+    /// The height at which the children of a frame with no room left
+    /// lie: the first frame's children's plus [`DIVE_DEPTH`].
+    pub(super) bottom: usize,
+    /// The least room a frame had (the deepest frame: its children lie
+    /// at `bottom - least_room`; `DIVE_DEPTH + 1` before the first).
+    pub(super) least_room: usize,
+    /// Set by the frame that hands off: its listing, as the walk's
+    /// deepest level, and the move it had taken from it but not applied;
+    /// and its `left`.
+    pub(super) handoff: Option<(Cursor<P>, P::Move)>,
+    pub(super) left: i64,
+}
+
+/// What a frame returns for `left` when it has handed off.
+pub(super) const HANDED_OFF: i64 = i64::MIN;
+
+impl<P: Problem, C: Context<P::Node>> Dive<'_, P, C> {
+    /// The look at the context a frame makes when its `left` is spent:
+    /// whether the dive may go on without the walk's stack, as the walk's
+    /// own look would (no pause due, no stop, no hungry worker it would
+    /// split for). If so, `left` is set for the next.
+    #[cold]
+    #[inline(never)]
+    fn look(&mut self, left: &mut i64) -> bool {
+        // `left` is 0 or less: the count is at or past `look_at`.
+        let nodes = self.look_at + left.unsigned_abs();
+        if nodes >= self.pause_at || self.ctx.stop() {
+            return false;
+        }
+        if self.backoff > 0 {
+            self.backoff = self.backoff.saturating_sub(POLL_EVERY as u32);
+        } else if self.ctx.wants_work() {
+            return false;
+        }
+        self.look_at = nodes.saturating_add(POLL_EVERY).min(self.pause_at);
+        *left = (self.look_at - nodes) as i64;
+        true
+    }
+
+    /// Pushes a frame's level, as it hands off: its listing, the moves
+    /// it has given, and `m`, the last, which it took.
+    #[cold]
+    #[inline(never)]
+    fn push(&mut self, moves: P::Cursor, given: u64, m: P::Move) {
+        self.levels.push(Level {
+            cursor: Cursor::new(moves, given),
+            taken: m,
+        });
+    }
+
+    /// Walks the children of the node `state` stands on and their
+    /// subtrees, by its listing `moves`, which has given one move, `m`,
+    /// taken next. `room` is how many frames may still be
+    /// made below this one (its children lie at the height
+    /// [`Dive::bottom`] `- room`); `left` is how many nodes it may visit
+    /// before it looks at the context. Returns `left` when it ends and
+    /// the solutions it visited, or [`HANDED_OFF`] and the solutions when
+    /// it handed off: then `state` stands where the walk would, the
+    /// levels of the frames above the deepest are on [`Dive::levels`],
+    /// and [`Dive::handoff`] holds the deepest's listing and its move.
+    pub(super) fn frame(
+        &mut self,
+        state: &mut P::State,
+        mut moves: P::Cursor,
+        mut m: P::Move,
+        room: usize,
+        mut left: i64,
+    ) -> (i64, u64) {
+        // (Six numbers at most, so that they all pass in registers.)
+        let mut given = 1;
+        // The deepest frame so far, kept as the least room.
+        if room < self.least_room {
+            self.least_room = room;
+        }
+        // The look, before `m` is applied, as in the walk: at most once a
+        // frame (a leaf costs none), on a count kept in a register.
+        if (left <= 0 && !self.look(&mut left)) || room == 0 {
+            self.handoff = Some((Cursor::new(moves, given), m));
+            self.left = left;
+            return (HANDED_OFF, 0);
+        }
+        let p = self.problem;
+        let mut solutions = 0u64;
+        loop {
+            p.apply(state, &m);
+            left -= 1;
+            solutions += p.solution_weight(state);
+            let mut below = p.moves(state);
+            if let Some(first) = p.next_move(state, &mut below) {
+                let (l, s) = self.frame(state, below, first, room - 1, left);
+                solutions += s;
+                if l == HANDED_OFF {
+                    self.push(moves, given, m);
+                    return (HANDED_OFF, solutions);
+                }
+                left = l;
+            }
+            p.undo(state, &m);
+            match p.next_move(state, &mut moves) {
+                Some(next) => {
+                    given += 1;
+                    m = next;
+                }
+                None => return (left, solutions),
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod test {
+    use super::DIVE_DEPTH;
+    use crate::engine::check::split_walk;
+    use crate::engine::fixtures::Spine;
+    use crate::engine::mode::Mode;
+    use crate::engine::sequential::walk_alone;
+
+    /// A count's walk of a tree several dives deep, alone and split over
+    /// and over with pauses: the frames hand off at every depth's limit,
+    /// every pause and every split, and the nodes, the solutions and the
+    /// deepest node are the explicit walk's (a listing's, which does not
+    /// dive).
+    #[test]
+    fn a_deep_count_hands_its_frames_off_and_counts_every_node() {
+        let len = 3 * DIVE_DEPTH as u32 + 7;
+        let spine = Spine { len };
+        let (listed, _) = walk_alone(&spine, Mode::All);
+        let (counted, _) = walk_alone(&spine, Mode::Count);
+        assert!(listed.nodes > u64::from(len) * 3 / 2, "{listed:?}");
+        assert!(listed.depth >= Some(u64::from(len - 1)), "{listed:?}");
+        assert_eq!(counted, listed);
+        let mut splits = 0;
+        for seed in 1..=32u64 {
+            let (split, _, made) = split_walk(
+                &spine,
+                Mode::Count,
+                seed.wrapping_mul(0x9E37_79B9_7F4A_7C15),
+                40 + seed * 37,
+            )
+            .unwrap_or_else(|v| panic!("seed {seed}: {v}"));
+            splits += made;
+            assert_eq!(
+                (split.nodes, split.solutions),
+                (listed.nodes, listed.solutions),
+                "seed {seed}"
+            );
+        }
+        // (A context wants work at a third of its looks, for some seeds.)
+        assert!(splits > 5, "{splits} splits");
+    }
+}
