@@ -350,7 +350,9 @@ fn a_rank_killed_at_30_percent_leaves_a_checkpoint_that_resumes_exactly() {
 fn messages_that_overtake_a_donation_are_held_back_and_the_count_stays_exact() {
     let dir = tempfile::tempdir().unwrap();
     let mut held = 0;
-    for seed in 1..=4 {
+    // (Seeds 6 and 7 overtake with the count's dive; 1 to 4 did before it,
+    // whose walk looked at its context at other nodes.)
+    for seed in 1..=8 {
         let ckpt = dir.path().join(format!("t3-{seed}.ckpt"));
         let v = sim_json(
             sim()
