@@ -300,8 +300,8 @@ pub fn count_by_moves<P: Problem + ?Sized>(p: &P, state: &mut P::State) -> Subtr
     /// Walks the children of the node `state` stands on, at `depth`,
     /// whose listing `moves` has just given `m`. Returns their nodes and
     /// solutions with their subtrees', and the deepest depth, by value
-    /// (in registers: `cheap_nodes cutoff 38` took 0.352 s adding to a
-    /// total behind a reference, 0.289 s so; `engine/README.md`). A
+    /// (in registers: `cheap_nodes cutoff 38` took 0.350 s adding to a
+    /// total behind a reference, 0.294 s so; `engine/README.md`). A
     /// child's first move is asked for before the call for its children,
     /// so a leaf costs no call.
     #[inline]

@@ -101,7 +101,8 @@ impl<P: Problem, C: Context<P::Node>> Dive<'_, P, C> {
         room: usize,
         mut left: i64,
     ) -> (i64, u64) {
-        // (Six numbers at most, so that they all pass in registers.)
+        // One move given: a frame always starts so, and one argument fewer
+        // keeps `left` out of the stack (`engine/README.md`).
         let mut given = 1;
         // The deepest frame so far, kept as the least room.
         if room < self.least_room {
@@ -150,9 +151,9 @@ mod test {
     use crate::engine::mode::Mode;
     use crate::engine::sequential::walk_alone;
 
-    /// A count's walk of a tree several dives deep, alone and split over
-    /// and over with pauses: the frames hand off at every depth's limit,
-    /// every pause and every split, and the nodes, the solutions and the
+    /// A count's walk of a tree several dives deep, alone and split where
+    /// its context asks, with pauses: the frames hand off at every depth's
+    /// limit, every pause and every split, and the nodes, the solutions and the
     /// deepest node are the explicit walk's (a listing's, which does not
     /// dive).
     #[test]

@@ -46,18 +46,13 @@ pub(super) fn inconsistent<'g>(
     scratch: &mut Scratch,
     most: u32,
 ) -> u32 {
-    // Compiled for each width up to 32 words (2,048 vertices), as the
-    // colouring is, so that a class's words are a few vector instructions.
-    macro_rules! by_width {
-        ($($w:literal)*) => {
-            match words {
-                $($w => inconsistent_in::<$w>(classes, k, words, row, scratch, most),)*
-                _ => inconsistent_in::<0>(classes, k, words, row, scratch, most),
-            }
-        };
-    }
-    by_width!(1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16
-        17 18 19 20 21 22 23 24 25 26 27 28 29 30 31 32)
+    // Compiled for each width, as the colouring is, so that a class's
+    // words are a few vector instructions.
+    by_width!(
+        words,
+        inconsistent_in(classes, k, words, row, scratch, most),
+        inconsistent_in::<0>(classes, k, words, row, scratch, most)
+    )
 }
 
 /// [`inconsistent`] for classes of `W` words (0: of `words`, known only

@@ -26,6 +26,24 @@
 //! assert!(graph.is_clique(&vertices));
 //! ```
 
+/// `$f::<W>(args)` for a graph of `$words` words, `W` that width compiled
+/// in for every width of 1 to 32 words (2,048 vertices), or `$wide` for a
+/// wider graph: the colouring and the MaxSAT propagation both dispatch
+/// so, over the one list of widths here.
+macro_rules! by_width {
+    ($words:expr, $f:ident $args:tt, $wide:expr) => {
+        by_width!(@ $words, $f $args, $wide;
+            1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16
+            17 18 19 20 21 22 23 24 25 26 27 28 29 30 31 32)
+    };
+    (@ $words:expr, $f:ident $args:tt, $wide:expr; $($w:literal)*) => {
+        match $words {
+            $($w => $f::<$w> $args,)*
+            _ => $wide,
+        }
+    };
+}
+
 pub mod binary;
 mod colour;
 pub mod dimacs;

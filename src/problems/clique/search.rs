@@ -194,18 +194,13 @@ impl Problem for Clique {
         );
         // Graphs of up to 2,048 vertices (keller5's 776 and p_hat1500-1's
         // 1,500 among them) get a colouring compiled for their width:
-        // p_hat1500-1 (24 words) took 0.854 s with it, 1.066 s without
+        // p_hat1500-1 (24 words) took 0.873 s with it, 1.096 s without
         // (`README.md`).
-        macro_rules! by_width {
-            ($($w:literal)*) => {
-                match words {
-                    $($w => colour_classes_fixed::<$w>(set, row, order, colours),)*
-                    _ => colour_classes(set, row, &mut s.left, &mut s.class, order, colours),
-                }
-            };
-        }
-        let len = by_width!(1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16
-            17 18 19 20 21 22 23 24 25 26 27 28 29 30 31 32) as u32;
+        let len = by_width!(
+            words,
+            colour_classes_fixed(set, row, order, colours),
+            colour_classes(set, row, &mut s.left, &mut s.class, order, colours)
+        ) as u32;
         if s.recolour > 0 {
             recolour(
                 graph,
