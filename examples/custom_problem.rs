@@ -13,19 +13,19 @@ struct Langford {
     distinct: bool,
 }
 
-/// A partial row: places taken, numbers placed, each place's number. Rows are equal where
-/// their places are taken: `undo` leaves a free place's `at` as it was.
+/// A partial row: places taken, numbers placed, each placed number's first place. Rows are
+/// equal where their numbers are placed: `undo` leaves a number's `first` as it was.
 #[derive(Debug, Clone, Copy)]
 struct Row {
     taken: u32,
     placed: u32,
-    at: [u8; 32],
+    first: [u8; 17],
 }
 
 impl PartialEq for Row {
     fn eq(&self, o: &Row) -> bool {
         (self.taken, self.placed) == (o.taken, o.placed)
-            && (0..32).all(|p| self.taken & 1 << p == 0 || self.at[p] == o.at[p])
+            && (1..17).all(|k| self.placed & 1 << k == 0 || self.first[k] == o.first[k])
     }
 }
 
@@ -44,11 +44,13 @@ impl Problem for Langford {
     type Cursor = Place;
     hysolve::state_is_node!(); // The state is a node: this writes `state`, `load` and `save`.
     fn root(&self) -> Row {
-        Row { taken: 0, placed: 0, at: [0; 32] }
+        Row { taken: 0, placed: 0, first: [0; 17] }
     }
     fn moves(&self, row: &mut Row) -> Place {
         let p = row.taken.trailing_ones() as u8;
-        Place { p, k: 1, last: self.n.min((2 * self.n).saturating_sub(p + 2)) }
+        // Of two mirror images, keep the one with 1 first at p < 2n - 3 - p.
+        let k = if self.distinct && p + 2 > self.n { 2 } else { 1 };
+        Place { p, k, last: self.n.min((2 * self.n).saturating_sub(p + 2)) }
     }
 
     /// Numbers not yet placed whose second place is free, k rising (a fixed order).
@@ -56,9 +58,7 @@ impl Problem for Langford {
         while at.k <= at.last {
             let (p, k) = (at.p, at.k);
             at.k += 1;
-            let free = row.placed & 1 << k == 0 && row.taken & 1 << (p + k + 1) == 0;
-            // Of two mirror images, keep the one with 1 first at p < 2n - 3 - p.
-            if free && !(self.distinct && k == 1 && p + 2 > self.n) {
+            if row.placed & 1 << k == 0 && row.taken & 1 << (p + k + 1) == 0 {
                 return Some(Place { p, k, last: 0 });
             }
         }
@@ -68,7 +68,7 @@ impl Problem for Langford {
     fn apply(&self, row: &mut Row, &Place { p, k, .. }: &Place) {
         row.taken |= 1 << p | 1 << (p + k + 1);
         row.placed |= 1 << k;
-        (row.at[p as usize], row.at[(p + k + 1) as usize]) = (k, k);
+        row.first[k as usize] = p;
     }
     fn undo(&self, row: &mut Row, &Place { p, k, .. }: &Place) {
         row.taken &= !(1 << p | 1 << (p + k + 1));
@@ -79,9 +79,12 @@ impl Problem for Langford {
         u64::from(row.taken.count_ones() == 2 * u32::from(self.n))
     }
     fn render(&self, row: &Row, out: &mut String) {
-        let numbers: Vec<String> =
-            row.at[..2 * self.n as usize].iter().map(u8::to_string).collect();
-        out.push_str(&numbers.join(" "));
+        let mut at = vec![0; 2 * self.n as usize];
+        for k in 1..=self.n {
+            let p = row.first[k as usize] as usize;
+            (at[p], at[p + k as usize + 1]) = (k, k);
+        }
+        out.push_str(&at.iter().map(u8::to_string).collect::<Vec<_>>().join(" "));
     }
 }
 

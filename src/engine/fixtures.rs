@@ -1,6 +1,7 @@
 //! Trees the engine's unit tests walk.
 
-use super::problem::Tree;
+use super::mode::Mode;
+use super::problem::{Path as Nodes, PathCursor, Problem, Tree};
 
 /// A path of `len` nodes: every level holds one.
 pub(super) struct Path {
@@ -71,5 +72,47 @@ impl Tree for Spine {
     }
     fn render(&self, (d, hash, _): &(u32, u64, u32), out: &mut String) {
         out.push_str(&format!("{d} {hash:x}"));
+    }
+}
+
+/// [`Spine`] walked in place: a [`Problem`] whose state is a path of
+/// nodes, moved by the generic frames of a count's dive, where a `Tree`
+/// has frames of its own.
+pub(super) struct InPlaceSpine(pub(super) Spine);
+
+impl Problem for InPlaceSpine {
+    type Node = (u32, u64, u32);
+    type State = Nodes<(u32, u64, u32)>;
+    type Move = super::problem::PathMove;
+    type Cursor = PathCursor;
+    fn next_move(&self, state: &Self::State, moves: &mut PathCursor) -> Option<Self::Move> {
+        state.next_move(moves)
+    }
+    fn apply(&self, state: &mut Self::State, m: &Self::Move) {
+        state.apply(m)
+    }
+    fn undo(&self, state: &mut Self::State, m: &Self::Move) {
+        state.undo(m)
+    }
+    fn root(&self) -> Self::Node {
+        Tree::root(&self.0)
+    }
+    fn state(&self, _: Mode) -> Self::State {
+        Nodes::default()
+    }
+    fn load(&self, state: &mut Self::State, node: &Self::Node) {
+        state.load(node)
+    }
+    fn save(&self, state: &Self::State) -> Self::Node {
+        *state.top()
+    }
+    fn moves(&self, state: &mut Self::State) -> PathCursor {
+        state.moves(|node, out| Tree::children(&self.0, node, out))
+    }
+    fn solution_weight(&self, state: &Self::State) -> u64 {
+        Tree::solution_weight(&self.0, state.top())
+    }
+    fn render(&self, state: &Self::State, out: &mut String) {
+        Tree::render(&self.0, state.top(), out)
     }
 }

@@ -3,6 +3,7 @@
 
 use super::count::Count;
 use super::mode::Mode;
+use super::walk::{Frames, values};
 
 /// A search problem: a tree of partial solutions with a fixed child order,
 /// walked in place.
@@ -122,9 +123,10 @@ pub trait Problem: Send + Sync + 'static {
     /// Depth at which, in count mode, the engine stops walking and hands
     /// the whole subtree to [`Problem::count_subtree`], a specialised
     /// kernel. `None` (the default): the walk goes all the way down. Worth
-    /// it only where it measurably pays: the walk costs about 0.7 ns a
-    /// node beyond the problem's own methods (`engine/README.md`), and the
-    /// default [`Problem::count_subtree`] is no faster than the walk, so a
+    /// it only where it measurably pays: a count's walk costs about half a
+    /// nanosecond a node beyond the problem's own methods
+    /// (`engine/README.md`, "The count's dive"), and the default
+    /// [`Problem::count_subtree`] is barely faster than the walk, so a
     /// cut-off pays only with a kernel that does more than the moves.
     fn count_cutoff(&self) -> Option<usize> {
         None
@@ -150,6 +152,29 @@ pub trait Problem: Send + Sync + 'static {
     /// hold it to that. The default walks the tree by the moves.
     fn count_subtree(&self, state: &mut Self::State) -> SubtreeCount {
         count_by_moves(self, state)
+    }
+
+    /// The engine's hook for a count's walk below its stack of levels
+    /// (`walk/dive.rs`): walks the subtree below the node `state` stands
+    /// on, `m` the first move of its listing `moves`, by the frames of
+    /// `frames`. [`Tree`] overrides it to walk its children as values
+    /// (`walk/values.rs`); a problem has no reason to, and cannot name
+    /// [`Frames`]' implementations.
+    #[doc(hidden)]
+    #[inline(always)]
+    fn dive<F: Frames<Self>>(
+        &self,
+        frames: &mut F,
+        state: &mut Self::State,
+        moves: Self::Cursor,
+        m: Self::Move,
+        room: usize,
+        left: i64,
+    ) -> (i64, u64)
+    where
+        Self: Sized,
+    {
+        frames.frame(state, moves, m, room, left)
     }
 
     /// Optimisation ([`Mode::Optimise`]): the objective of the node
@@ -347,7 +372,10 @@ pub fn count_by_moves<P: Problem + ?Sized>(p: &P, state: &mut P::State) -> Subtr
 /// A search problem whose nodes are values: each child is a new node.
 /// Simpler to write than [`Problem`], which every `Tree` is (its state is
 /// the path of nodes from the task's root), at the cost of a node's
-/// construction for every child.
+/// construction for every child: a count of nodes of a few bit
+/// operations runs about 1.6 times a plain recursion of its own, where
+/// the same search on `Problem` runs about 1.2 times it
+/// (`engine/README.md`, "A `Tree`'s frames").
 ///
 /// ```
 /// use hysolve::{Mode, RunConfig, Solutions, engine::Tree, run};
@@ -483,11 +511,11 @@ pub trait Tree: Send + Sync + 'static {
 pub struct Path<N> {
     /// The task's node (alone in `lists[0]`), then the children of the
     /// node at each depth of the path.
-    lists: Vec<Vec<N>>,
+    pub(super) lists: Vec<Vec<N>>,
     /// The depth of the node the state stands on.
-    depth: u32,
+    pub(super) depth: u32,
     /// Where it lies in its depth's list.
-    here: u32,
+    pub(super) here: u32,
 }
 
 /// Where a [`Path`]'s listing of a node's children stands: the next
@@ -495,17 +523,17 @@ pub struct Path<N> {
 /// lies in its own.
 #[derive(Clone, Copy, Debug)]
 pub struct PathCursor {
-    next: u32,
-    end: u32,
-    parent: u32,
+    pub(super) next: u32,
+    pub(super) end: u32,
+    pub(super) parent: u32,
 }
 
 /// A move of a [`Path`]: down to the child at `child` in its depth's
 /// list, from the parent at `parent` in its own (for the way back up).
 #[derive(Clone, Copy, Debug)]
 pub struct PathMove {
-    child: u32,
-    parent: u32,
+    pub(super) child: u32,
+    pub(super) parent: u32,
 }
 
 impl<N> Default for Path<N> {
@@ -661,6 +689,18 @@ impl<T: Tree> Problem for T {
     }
     fn count_subtree(&self, path: &mut Path<T::Node>) -> SubtreeCount {
         Tree::count_subtree(self, path.top())
+    }
+    #[inline(always)]
+    fn dive<F: Frames<Self>>(
+        &self,
+        frames: &mut F,
+        path: &mut Path<T::Node>,
+        moves: PathCursor,
+        m: PathMove,
+        room: usize,
+        left: i64,
+    ) -> (i64, u64) {
+        values::dive(self, frames, path, moves, m, room, left)
     }
     #[inline(always)]
     fn objective(&self, path: &Path<T::Node>) -> Option<u64> {

@@ -47,7 +47,74 @@ pub(super) struct Dive<'s, P: Problem, C> {
 }
 
 /// What a frame returns for `left` when it has handed off.
-pub(super) const HANDED_OFF: i64 = i64::MIN;
+pub(crate) const HANDED_OFF: i64 = i64::MIN;
+
+/// What a dive offers the frames of a problem that walks its own
+/// ([`Problem::dive`]; `tree.rs`, a [`Tree`](crate::engine::Tree)'s): the
+/// frame's look at the context and its handoff, as [`Dive::frame`] makes
+/// them. Public only because [`Problem::dive`] names it; no problem
+/// outside the engine implements or calls it.
+#[doc(hidden)]
+pub trait Frames<P: Problem> {
+    /// The generic frame ([`Dive::frame`]).
+    fn frame(
+        &mut self,
+        state: &mut P::State,
+        moves: P::Cursor,
+        m: P::Move,
+        room: usize,
+        left: i64,
+    ) -> (i64, u64);
+
+    /// A frame's beginning, with `room` frames below it and `left` nodes
+    /// to visit before it looks: whether it may go on (no look was due,
+    /// or the look let it, and it has room). When not, it must hand off
+    /// ([`Frames::hand_off`]).
+    fn enter(&mut self, room: usize, left: &mut i64) -> bool;
+
+    /// The deepest frame's handoff: its listing `moves`, which has given
+    /// `given` moves, the last, `m`, taken but not applied, and its
+    /// `left`; then it returns [`HANDED_OFF`].
+    fn hand_off(&mut self, moves: P::Cursor, given: u64, m: P::Move, left: i64);
+
+    /// A frame above the deepest, as it hands off: pushes its level (its
+    /// listing, which has given `given` moves, `m` the last, taken).
+    fn push(&mut self, moves: P::Cursor, given: u64, m: P::Move);
+}
+
+impl<P: Problem, C: Context<P::Node>> Frames<P> for Dive<'_, P, C> {
+    #[inline(always)]
+    fn frame(
+        &mut self,
+        state: &mut P::State,
+        moves: P::Cursor,
+        m: P::Move,
+        room: usize,
+        left: i64,
+    ) -> (i64, u64) {
+        Dive::frame(self, state, moves, m, room, left)
+    }
+
+    #[inline(always)]
+    fn enter(&mut self, room: usize, left: &mut i64) -> bool {
+        if room < self.least_room {
+            self.least_room = room;
+        }
+        !((*left <= 0 && !self.look(left)) || room == 0)
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn hand_off(&mut self, moves: P::Cursor, given: u64, m: P::Move, left: i64) {
+        self.handoff = Some((Cursor::new(moves, given), m));
+        self.left = left;
+    }
+
+    #[inline(always)]
+    fn push(&mut self, moves: P::Cursor, given: u64, m: P::Move) {
+        Dive::push(self, moves, given, m)
+    }
+}
 
 impl<P: Problem, C: Context<P::Node>> Dive<'_, P, C> {
     /// The look at the context a frame makes when its `left` is spent:
@@ -104,15 +171,11 @@ impl<P: Problem, C: Context<P::Node>> Dive<'_, P, C> {
         // One move given: a frame always starts so, and one argument fewer
         // keeps `left` out of the stack (`engine/README.md`).
         let mut given = 1;
-        // The deepest frame so far, kept as the least room.
-        if room < self.least_room {
-            self.least_room = room;
-        }
         // The look, before `m` is applied, as in the walk: at most once a
-        // frame (a leaf costs none), on a count kept in a register.
-        if (left <= 0 && !self.look(&mut left)) || room == 0 {
-            self.handoff = Some((Cursor::new(moves, given), m));
-            self.left = left;
+        // frame (a leaf costs none), on a count kept in a register; and
+        // the deepest frame so far, kept as the least room.
+        if !self.enter(room, &mut left) {
+            self.hand_off(moves, given, m, left);
             return (HANDED_OFF, 0);
         }
         let p = self.problem;
@@ -123,7 +186,7 @@ impl<P: Problem, C: Context<P::Node>> Dive<'_, P, C> {
             solutions += p.solution_weight(state);
             let mut below = p.moves(state);
             if let Some(first) = p.next_move(state, &mut below) {
-                let (l, s) = self.frame(state, below, first, room - 1, left);
+                let (l, s) = Dive::frame(self, state, below, first, room - 1, left);
                 solutions += s;
                 if l == HANDED_OFF {
                     self.push(moves, given, m);
@@ -147,28 +210,35 @@ impl<P: Problem, C: Context<P::Node>> Dive<'_, P, C> {
 mod test {
     use super::DIVE_DEPTH;
     use crate::engine::check::split_walk;
-    use crate::engine::fixtures::Spine;
+    use crate::engine::fixtures::{InPlaceSpine, Spine};
     use crate::engine::mode::Mode;
+    use crate::engine::problem::Problem;
     use crate::engine::sequential::walk_alone;
 
     /// A count's walk of a tree several dives deep, alone and split where
     /// its context asks, with pauses: the frames hand off at every depth's
     /// limit, every pause and every split, and the nodes, the solutions and the
     /// deepest node are the explicit walk's (a listing's, which does not
-    /// dive).
+    /// dive). The tree as a `Tree` dives by its own frames (`values.rs`),
+    /// in place by the generic ones.
     #[test]
     fn a_deep_count_hands_its_frames_off_and_counts_every_node() {
         let len = 3 * DIVE_DEPTH as u32 + 7;
-        let spine = Spine { len };
-        let (listed, _) = walk_alone(&spine, Mode::All);
-        let (counted, _) = walk_alone(&spine, Mode::Count);
-        assert!(listed.nodes > u64::from(len) * 3 / 2, "{listed:?}");
-        assert!(listed.depth >= Some(u64::from(len - 1)), "{listed:?}");
+        deep_count(&Spine { len });
+        deep_count(&InPlaceSpine(Spine { len }));
+    }
+
+    fn deep_count<P: Problem<Node = (u32, u64, u32)>>(p: &P) {
+        let len = 3 * DIVE_DEPTH as u64 + 7;
+        let (listed, _) = walk_alone(p, Mode::All);
+        let (counted, _) = walk_alone(p, Mode::Count);
+        assert!(listed.nodes > len * 3 / 2, "{listed:?}");
+        assert!(listed.depth >= Some(len - 1), "{listed:?}");
         assert_eq!(counted, listed);
         let mut splits = 0;
         for seed in 1..=32u64 {
             let (split, _, made) = split_walk(
-                &spine,
+                p,
                 Mode::Count,
                 seed.wrapping_mul(0x9E37_79B9_7F4A_7C15),
                 40 + seed * 37,

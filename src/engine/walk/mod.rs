@@ -16,6 +16,7 @@
 
 mod dive;
 mod split;
+pub(super) mod values;
 
 use super::context::Context;
 use super::count::{Count, deeper};
@@ -23,6 +24,7 @@ use super::mode::Mode;
 use super::problem::{Problem, listing};
 use super::task::Task;
 use super::visit::Visitor;
+pub(crate) use dive::Frames;
 use dive::{DIVE_DEPTH, Dive, HANDED_OFF};
 
 /// Nodes to walk before asking again after a split found nothing to give.
@@ -385,7 +387,8 @@ impl<'p, P: Problem> Searcher<'p, P> {
                         left: 0,
                     };
                     let left = (dive.look_at - nodes) as i64;
-                    let (left, s) = dive.frame(&mut state, moves, first, DIVE_DEPTH, left);
+                    let (left, s) =
+                        problem.dive(&mut dive, &mut state, moves, first, DIVE_DEPTH, left);
                     let (handoff, seen) = (dive.handoff.take(), dive.look_at);
                     let left = if left == HANDED_OFF { dive.left } else { left };
                     // The deepest frame's children lay at `bottom -
