@@ -74,6 +74,11 @@ pub trait Job {
         config: &RunConfig,
         solutions: Solutions<'_>,
     ) -> Result<Option<Outcome>, RunError>;
+    /// The nodes of the search in `mode` on the calling thread alone, a
+    /// branch and bound from the ramp-up of `ramp_up` effort with one
+    /// racer, as a run of one thread starts: the reference of a run's
+    /// anomaly (`--anomaly`). `mode` is optimise or first.
+    fn sequential_nodes(&self, mode: Mode, ramp_up: u64) -> u64;
     /// A solution drawn for a terminal, when the problem has a richer
     /// picture than its file format.
     fn pretty(&self, text: &str) -> Option<String>;
@@ -144,6 +149,15 @@ impl<P: Problem> Job for Typed<P> {
         solutions: Solutions<'_>,
     ) -> Result<Option<Outcome>, RunError> {
         hysolve::cluster::run(self.problem.clone(), config, solutions)
+    }
+    fn sequential_nodes(&self, mode: Mode, ramp_up: u64) -> u64 {
+        let p = &*self.problem;
+        if mode == Mode::Optimise {
+            let known = hysolve::engine::ramp_up(p, ramp_up, 1).map(|r| (r.value, r.text));
+            hysolve::engine::optimum_from(p, known).0.nodes
+        } else {
+            hysolve::engine::sequential(p, mode).0.nodes
+        }
     }
     fn pretty(&self, text: &str) -> Option<String> {
         self.draw.as_ref().and_then(|draw| draw(text))
@@ -224,6 +238,9 @@ impl Job for NoSearch {
             }
         }
         Ok(None)
+    }
+    fn sequential_nodes(&self, _: Mode, _: u64) -> u64 {
+        0
     }
     fn pretty(&self, _: &str) -> Option<String> {
         None

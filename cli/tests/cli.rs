@@ -1067,3 +1067,54 @@ fn hitori_grade_and_generate_by_difficulty() {
         "unknown difficulty 'fiendish'",
     );
 }
+
+/// `--anomaly`: the run's nodes over those of the search on one thread
+/// alone from a ramp-up of one racer (`optimum_from`), the same reference
+/// for every configuration; on stderr with `--stats`, in `--json`; refused
+/// where every run visits the same nodes.
+#[test]
+fn the_anomaly_is_the_runs_nodes_over_one_threads() {
+    use hysolve::engine::{optimum_from, ramp_up};
+    use hysolve::problems::clique::{Clique, dimacs};
+    let path = common::root().join("tests/data/clique/brock200_2.clq");
+    let graph = dimacs::read(&path).unwrap().graph;
+    let clique = Clique::new(&graph, "brock200_2");
+    let start = ramp_up(&clique, 1_000_000, 1).map(|r| (r.value, r.text));
+    let (alone, best) = optimum_from(&clique, start);
+    assert_eq!(best.map(|b| b.0), Some(12));
+    let file = path.to_str().unwrap();
+    for threads in ["1", "2"] {
+        let args = [
+            "--threads",
+            threads,
+            "--ramp-up",
+            "1000000",
+            "--anomaly",
+            "--stats",
+            "--json",
+            "clique",
+            file,
+        ];
+        let out = hysolve(&args);
+        assert!(out.status.success(), "{args:?}");
+        let v = json_of(&out);
+        let a = &v["anomaly"];
+        assert_eq!(a["sequential_nodes"].as_u64(), Some(alone.nodes), "{v}");
+        assert_eq!(a["nodes"], v["nodes"], "{v}");
+        let ratio = v["nodes"].as_f64().unwrap() / alone.nodes as f64;
+        assert!((a["ratio"].as_f64().unwrap() - ratio).abs() < 1e-9, "{v}");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        let line = format!(
+            "over {} nodes of the search on one thread alone",
+            alone.nodes
+        );
+        assert!(stderr.contains(&line), "{stderr}");
+    }
+    let out = hysolve(&["--stats", "clique", file]);
+    assert!(String::from_utf8_lossy(&out.stderr).contains("anomaly: not measured"));
+    assert_one_line_error(&["--anomaly", "queens", "8"], "--anomaly compares");
+    assert_one_line_error(
+        &["--anomaly", "--at-least", "5", "clique", file],
+        "not with --at-least or --resume",
+    );
+}

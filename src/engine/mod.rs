@@ -57,6 +57,6 @@ pub(crate) use pool::{SOLUTION_BATCH, policy};
 pub use prefix::{Prefix, replay};
 pub use problem::{Path, PathCursor, PathMove, Problem, SubtreeCount, Tree, count_by_moves};
 pub use ramp::{RampUp, ramp_up};
-pub use sequential::{optimum, sequential};
+pub use sequential::{optimum, optimum_from, sequential};
 pub(crate) use task::Task;
 pub(crate) use walk::Searcher;

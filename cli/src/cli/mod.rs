@@ -81,6 +81,11 @@ pub struct SearchArgs {
     /// Print per-rank and per-worker statistics on stderr
     #[arg(long)]
     pub stats: bool,
+    /// Optimise and first modes: after the run, search again on one thread
+    /// (rank 0, from a ramp-up of one racer) and report the run's nodes
+    /// over that search's, the search anomaly (with --stats and --json)
+    #[arg(long)]
+    pub anomaly: bool,
     /// Show the progress bar even when stderr is not a terminal (under
     /// mpirun, which passes stderr on to its own terminal)
     #[arg(long)]
@@ -115,6 +120,7 @@ impl SearchArgs {
             checkpoint_every: self.checkpoint_every.or(before.checkpoint_every),
             resume: self.resume.or(before.resume),
             stats: self.stats || before.stats,
+            anomaly: self.anomaly || before.anomaly,
             progress: self.progress || before.progress,
             prefixes_per_worker: self.prefixes_per_worker.or(before.prefixes_per_worker),
             hunger: self.hunger.or(before.hunger),

@@ -40,7 +40,37 @@ pub fn summary(name: &str, instance: &str, o: &Outcome, prepare_s: f64) -> Strin
     )
 }
 
-pub fn stats_table(o: &Outcome) -> String {
+/// A run's search anomaly: its nodes over those of the same search on one
+/// thread alone (`--anomaly`). Above 1, the parallel run visited nodes
+/// that the sequential order prunes; below 1, it met a good solution
+/// sooner.
+#[derive(Clone, Copy, Debug)]
+pub struct Anomaly {
+    pub nodes: u64,
+    pub sequential: u64,
+}
+
+impl Anomaly {
+    /// `None` when the sequential search visited no node.
+    pub fn ratio(&self) -> Option<f64> {
+        (self.sequential > 0).then(|| self.nodes as f64 / self.sequential as f64)
+    }
+
+    fn line(&self) -> String {
+        match self.ratio() {
+            Some(r) => format!(
+                "anomaly: {r:.3} ({} nodes in this run over {} nodes of the search on one thread alone)",
+                self.nodes, self.sequential
+            ),
+            None => format!(
+                "anomaly: none (the search on one thread alone visited no node; {} nodes in this run)",
+                self.nodes
+            ),
+        }
+    }
+}
+
+pub fn stats_table(o: &Outcome, anomaly: Option<Anomaly>) -> String {
     let mut s = String::new();
     let m = &o.master;
     let _ = writeln!(
@@ -77,6 +107,18 @@ pub fn stats_table(o: &Outcome) -> String {
             g.prefixes_returned,
             g.held_back
         );
+    }
+    match anomaly {
+        Some(a) => {
+            let _ = writeln!(s, "{}", a.line());
+        }
+        None if matches!(o.mode, Mode::Optimise | Mode::First) => {
+            let _ = writeln!(
+                s,
+                "anomaly: not measured (--anomaly searches again on one thread to measure it)"
+            );
+        }
+        None => {}
     }
     if o.mode == Mode::Optimise {
         let sent: Vec<String> = o
@@ -174,7 +216,13 @@ fn cpu_share(cpu_s: f64, wall_s: f64) -> String {
     }
 }
 
-pub fn json(name: &str, instance: &str, o: &Outcome, prepare_s: f64) -> String {
+pub fn json(
+    name: &str,
+    instance: &str,
+    o: &Outcome,
+    prepare_s: f64,
+    anomaly: Option<Anomaly>,
+) -> String {
     let mut v = serde_json::json!({
         "problem": name,
         "instance": instance,
@@ -196,6 +244,13 @@ pub fn json(name: &str, instance: &str, o: &Outcome, prepare_s: f64) -> String {
     }
     if o.mode == Mode::All {
         v["written"] = serde_json::json!(o.written);
+    }
+    if let Some(a) = anomaly {
+        v["anomaly"] = serde_json::json!({
+            "ratio": a.ratio(),
+            "nodes": a.nodes,
+            "sequential_nodes": a.sequential,
+        });
     }
     if o.mode == Mode::Optimise {
         v["objective"] = serde_json::json!(o.objective);

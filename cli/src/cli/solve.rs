@@ -23,6 +23,9 @@ pub(super) fn solve(puzzle: &dyn Entry, args: &ArgMatches, g: &Global) -> Result
             puzzle.name()
         )));
     }
+    if g.search.anomaly {
+        check_anomaly(g, mode)?;
+    }
     // Only a checkpointed run needs it: it reads the input files again.
     let fingerprint = if g.search.checkpoint.is_some() || g.search.resume.is_some() {
         fingerprint(puzzle, args)?
@@ -86,7 +89,29 @@ pub(super) fn solve(puzzle: &dyn Entry, args: &ArgMatches, g: &Global) -> Result
             }
         }
     }
-    print_outcome(job.name(), &job.instance(), &outcome, g, prepare_s)
+    // The reference of the anomaly: the same search on this thread alone.
+    let anomaly = g.search.anomaly.then(|| report::Anomaly {
+        nodes: outcome.nodes,
+        sequential: job.sequential_nodes(mode, config.ramp_up),
+    });
+    print_outcome(job.name(), &job.instance(), &outcome, g, prepare_s, anomaly)
+}
+
+/// `--anomaly`'s rules: a mode whose nodes a parallel run may change, and
+/// a search the reference can repeat whole.
+fn check_anomaly(g: &Global, mode: Mode) -> Result<(), CliError> {
+    if !matches!(mode, Mode::Optimise | Mode::First) {
+        return Err(CliError::Usage(format!(
+            "--anomaly compares a run's nodes with one thread's: use it with --mode optimise or first (in {mode} mode every run visits the same nodes)"
+        )));
+    }
+    if g.search.at_least.is_some() || g.search.resume.is_some() {
+        return Err(CliError::Usage(
+            "--anomaly searches again from the start to the end: not with --at-least or --resume"
+                .into(),
+        ));
+    }
+    Ok(())
 }
 
 /// Threads per rank when `--threads` is not given.
@@ -173,6 +198,7 @@ fn print_outcome(
     outcome: &Outcome,
     g: &Global,
     prepare_s: f64,
+    anomaly: Option<report::Anomaly>,
 ) -> Result<(), CliError> {
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
@@ -201,10 +227,15 @@ fn print_outcome(
         .map_err(io)?;
     }
     if g.search.stats {
-        eprint!("{}", report::stats_table(outcome));
+        eprint!("{}", report::stats_table(outcome, anomaly));
     }
     if g.common.json {
-        writeln!(out, "{}", report::json(name, instance, outcome, prepare_s)).map_err(io)?;
+        writeln!(
+            out,
+            "{}",
+            report::json(name, instance, outcome, prepare_s, anomaly)
+        )
+        .map_err(io)?;
     }
     out.flush().map_err(io)?;
     Ok(())
