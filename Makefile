@@ -184,8 +184,9 @@ SOLID := tests/data/packing/solid-pentominoes.pieces
 # counter (tools/c/dlx.c), the pentomino file on both structures beside
 # the packing solver, and the pentomino and Langford files in 1x1, 1x2, 2x1.
 # A search of cheap nodes (examples/cheap_nodes.rs, 102,334,155 nodes of a
-# few bit operations) on Problem, on Problem with count_cutoff, on Tree,
-# beside its plain Rust recursion, one thread (issue 48).
+# few bit operations) on Problem (children by value, and moves applied), on
+# Problem with count_cutoff, on Tree, beside its plain Rust recursion, one
+# thread (issue 48).
 # The plain C peers of our counters (tools/c), built as the benchmark's
 # command-line twins of hysolve (same arguments, same JSON summary).
 PEER_CFLAGS := -O3 -march=native
@@ -253,7 +254,7 @@ bench: build bench-deps bench-ranks bench-clique target/bench-c/queens target/be
 	  --problem "{}" --values 12
 	$(CARGO) build --release -p hysolve --example cheap_nodes
 	$(BENCH) --reps 5 --configs 1x1 --out bench-results/cheap-nodes.csv \
-	  --bin target/release/examples/cheap_nodes --problem "{} 38" --values plain,problem,cutoff,tree
+	  --bin target/release/examples/cheap_nodes --problem "{} 38" --values plain,problem,apply,cutoff,tree
 	$(BENCH) --reps 3 --configs 1x1 --out bench-results/pack-peer.csv \
 	  --bin target/release/hysolve,target/bench-c/pack --problem "pack --pieces {}" \
 	  --values "pentominoes --board 10x6","iqfit --board 11x5"

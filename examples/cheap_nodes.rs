@@ -1,7 +1,8 @@
 //! A search of cheap nodes, written three ways over the same tree: on
-//! [`Problem`] (a state in place), on [`Tree`] (nodes as values), and as a
-//! plain Rust recursion, the peer a generic walk is measured against
-//! (issue 48; `make bench`, `bench-results/cheap-nodes.csv`).
+//! [`Problem`] (a state in place, with its children also given by value,
+//! or not), on [`Tree`] (nodes as values), and as a plain Rust recursion,
+//! the peer a generic walk is measured against (issue 48; `make bench`,
+//! `bench-results/cheap-nodes.csv`).
 //!
 //! The tree: the subsets of {0, ..., n-1} with no two adjacent elements,
 //! each subset a node, grown by adding an element above its largest. A
@@ -11,7 +12,8 @@
 //! elements, C(n - n/4 + 1, n/4) of them.
 //!
 //! ```text
-//! cargo run --release --example cheap_nodes -- problem 38   # the walk
+//! cargo run --release --example cheap_nodes -- problem 38   # the walk (children by value)
+//! cargo run --release --example cheap_nodes -- apply 38     # the walk, moves applied
 //! cargo run --release --example cheap_nodes -- tree 38      # Tree
 //! cargo run --release --example cheap_nodes -- plain 38     # the recursion
 //! cargo run --release --example cheap_nodes -- cutoff 38    # count_cutoff(Some(3))
@@ -82,8 +84,10 @@ impl Spec {
     }
 }
 
-/// The search on [`Problem`]: one `Set` per worker, changed in place.
-struct InPlace {
+/// The search on [`Problem`]: one `Set` per worker, changed in place;
+/// with `BY_VALUE`, each child also given as a value of its own
+/// ([`Problem::child`]).
+struct InPlace<const BY_VALUE: bool> {
     spec: Spec,
     cutoff: Option<usize>,
 }
@@ -95,7 +99,7 @@ struct Add {
     free: u64,
 }
 
-impl Problem for InPlace {
+impl<const BY_VALUE: bool> Problem for InPlace<BY_VALUE> {
     type Node = Set;
     type State = Set;
     type Move = Add;
@@ -149,6 +153,12 @@ impl Problem for InPlace {
     fn undo(&self, state: &mut Set, m: &Add) {
         state.chosen &= !(1 << m.i);
         state.free = m.free;
+    }
+
+    /// The child as a value (two words): a count keeps it in registers.
+    #[inline]
+    fn child(&self, state: &Set, m: &Add) -> Option<Set> {
+        BY_VALUE.then(|| Spec::child(state, m.i))
     }
 
     #[inline]
@@ -209,15 +219,15 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
         match arg.as_str() {
-            "problem" | "tree" | "plain" | "cutoff" => way = arg,
+            "problem" | "apply" | "tree" | "plain" | "cutoff" => way = arg,
             "--json" => json = true,
             "--all" => mode = Mode::All,
             "--quiet" => {}
             "--threads" => threads = Some(args.next().ok_or("--threads needs a number")?.parse()?),
             _ => {
-                n = arg
-                    .parse()
-                    .map_err(|_| format!("'{arg}': expected problem, tree, plain, cutoff or n"))?
+                n = arg.parse().map_err(|_| {
+                    format!("'{arg}': expected problem, apply, tree, plain, cutoff or n")
+                })?
             }
         }
     }
@@ -258,9 +268,16 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             Some(o) => (o.solutions, o.nodes, o.wall_s, o.ranks, o.threads),
             None => return Ok(()),
         },
+        "apply" => {
+            let problem = InPlace::<false> { spec, cutoff: None };
+            match run(Arc::new(problem), &config, listing())? {
+                Some(o) => (o.solutions, o.nodes, o.wall_s, o.ranks, o.threads),
+                None => return Ok(()),
+            }
+        }
         _ => {
             let cutoff = (way == "cutoff").then_some(3);
-            match run(Arc::new(InPlace { spec, cutoff }), &config, listing())? {
+            match run(Arc::new(InPlace::<true> { spec, cutoff }), &config, listing())? {
                 Some(o) => (o.solutions, o.nodes, o.wall_s, o.ranks, o.threads),
                 None => return Ok(()),
             }
@@ -296,7 +313,8 @@ mod test {
     }
 
     /// The engine's conformance check on each way written on the engine
-    /// (in place, with and without a count cut-off, and as a `Tree`): every
+    /// (in place, with and without a count cut-off and children by value,
+    /// and as a `Tree`): every
     /// promise of `Problem` holds, the tree has F(n+2) nodes and
     /// C(n - k + 1, k) solutions, and below the cut-off the kernel (here
     /// the default, the moves' own count) agrees.
@@ -308,13 +326,20 @@ mod test {
             let (nodes, solutions) =
                 (fibonacci(n + 2), binomial(u64::from(n - n / 4 + 1), u64::from(n / 4)));
             for cutoff in [None, Some(3)] {
-                let what = format!("in place, n = {n}, cut-off {cutoff:?}");
-                let checked =
-                    check(&InPlace { spec, cutoff }).unwrap_or_else(|v| panic!("{what}: {v}"));
-                assert!(checked.whole, "{what}: {checked:?}");
-                assert_eq!((checked.nodes, checked.solutions), (nodes, solutions), "{what}");
-                // Subsets of 3 elements exist from n = 5 on.
-                assert_eq!(checked.kernel_subtrees > 0, cutoff.is_some() && n >= 5, "{what}");
+                for by_value in [false, true] {
+                    let what =
+                        format!("in place, n = {n}, cut-off {cutoff:?}, by value {by_value}");
+                    let checked = if by_value {
+                        check(&InPlace::<true> { spec, cutoff })
+                    } else {
+                        check(&InPlace::<false> { spec, cutoff })
+                    };
+                    let checked = checked.unwrap_or_else(|v| panic!("{what}: {v}"));
+                    assert!(checked.whole, "{what}: {checked:?}");
+                    assert_eq!((checked.nodes, checked.solutions), (nodes, solutions), "{what}");
+                    // Subsets of 3 elements exist from n = 5 on.
+                    assert_eq!(checked.kernel_subtrees > 0, cutoff.is_some() && n >= 5, "{what}");
+                }
             }
             let what = format!("tree, n = {n}");
             let checked = check(&Values(spec)).unwrap_or_else(|v| panic!("{what}: {v}"));

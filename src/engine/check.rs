@@ -45,6 +45,10 @@ pub enum Property {
     /// cut-off depth (of a run of one worker, and of the largest run:
     /// [`Problem::count_cutoff_for`]), and leaves the state where it was.
     KernelAgrees,
+    /// [`Problem::child`] gives every move's child or none, and a child it
+    /// gives is the node [`Problem::apply`] makes: the same node saved,
+    /// the same weight, the same number of moves.
+    ChildIsTheMove,
 }
 
 /// What [`check`] found wrong: the property, the node where it failed
@@ -220,11 +224,24 @@ where
     let mut path: Vec<u32> = Vec::new();
     let mut stack: Vec<Frame<P>> = Vec::new();
     let (mut nodes, mut solutions) = (0u64, 0u64);
+    // Whether the problem gives children by value, once it is known; the
+    // moves listed by the last child it gave (checked at its visit).
+    let mut gives = None;
+    let mut child_moves = None;
     loop {
         // Visit the node the state stands on (at `path`).
         nodes += 1;
         solutions += p.solution_weight(&state);
         let (before, loaded_moves) = node_checks(p, &mut state, &mut fresh, &path)?;
+        if let Some(listed) = child_moves.take()
+            && listed != loaded_moves
+        {
+            return Err(violation(
+                Property::ChildIsTheMove,
+                &path,
+                format!("the child by value lists {listed} moves, the node {loaded_moves}"),
+            ));
+        }
         if nodes <= keep {
             first.push((before.clone(), path.clone()));
         }
@@ -256,7 +273,9 @@ where
                 }
                 top.given += 1;
                 path.push(top.given - 1);
+                let child = p.child(&state, &m);
                 p.apply(&mut state, &m);
+                child_moves = child_is_the_move(p, child, &state, &mut gives, &path)?;
                 top.taken = Some(m);
                 break;
             }
@@ -287,6 +306,60 @@ where
             path.pop();
         }
     }
+}
+
+/// [`Property::ChildIsTheMove`] for the move just applied: `child` is
+/// what [`Problem::child`] gave for it, `state` what [`Problem::apply`]
+/// made, at `path`; `gives` whether the problem gives children (known
+/// from its first move). Returns how many moves the child lists, for the
+/// walk to compare with the node's.
+fn child_is_the_move<P>(
+    p: &P,
+    child: Option<P::State>,
+    state: &P::State,
+    gives: &mut Option<bool>,
+    path: &[u32],
+) -> Result<Option<u64>, Violation>
+where
+    P: Problem,
+    P::Node: PartialEq + Debug,
+{
+    let given = child.is_some();
+    if *gives.get_or_insert(given) != given {
+        return Err(violation(
+            Property::ChildIsTheMove,
+            path,
+            format!(
+                "child gave {} for this move, and the opposite for an earlier one",
+                if given { "a state" } else { "none" }
+            ),
+        ));
+    }
+    let Some(mut child) = child else {
+        return Ok(None);
+    };
+    let (by_value, applied) = (p.save(&child), p.save(state));
+    if by_value != applied {
+        return Err(violation(
+            Property::ChildIsTheMove,
+            path,
+            format!("child made {by_value:?}, apply {applied:?}"),
+        ));
+    }
+    let (a, b) = (p.solution_weight(&child), p.solution_weight(state));
+    if a != b {
+        return Err(violation(
+            Property::ChildIsTheMove,
+            path,
+            format!("the child by value weighs {a}, the node {b}"),
+        ));
+    }
+    let mut moves = p.moves(&mut child);
+    let mut listed = 0;
+    while p.next_move(&child, &mut moves).is_some() {
+        listed += 1;
+    }
+    Ok(Some(listed))
 }
 
 /// Nodes at whose listing [`check`] tries

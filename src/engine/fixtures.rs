@@ -44,28 +44,35 @@ pub(super) struct Spine {
     pub(super) len: u32,
 }
 
+impl Spine {
+    /// How many children `node` has.
+    fn degree(&self, &(d, hash, left): &(u32, u64, u32)) -> u32 {
+        match left {
+            u32::MAX if d + 1 < self.len => 1 + u32::from(hash % 3 == 0),
+            u32::MAX | 0 => 0,
+            _ => (hash % 3) as u32,
+        }
+    }
+
+    /// The child `i` of `node`.
+    fn child(&(d, hash, left): &(u32, u64, u32), i: u32) -> (u32, u64, u32) {
+        let h = (hash ^ u64::from(i)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        let left = match (left, i) {
+            (u32::MAX, 0) => u32::MAX,
+            (u32::MAX, _) => 3,
+            _ => left - 1,
+        };
+        (d + 1, h ^ h >> 29, left)
+    }
+}
+
 impl Tree for Spine {
     type Node = (u32, u64, u32);
     fn root(&self) -> (u32, u64, u32) {
         (0, 1, u32::MAX)
     }
-    fn children(&self, &(d, hash, left): &(u32, u64, u32), out: &mut Vec<(u32, u64, u32)>) {
-        let child = |i: u64, left| {
-            let h = (hash ^ i).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-            (d + 1, h ^ h >> 29, left)
-        };
-        if left == u32::MAX {
-            if d + 1 < self.len {
-                out.push(child(0, u32::MAX));
-                if hash % 3 == 0 {
-                    out.push(child(1, 3));
-                }
-            }
-        } else if left > 0 {
-            for i in 0..hash % 3 {
-                out.push(child(i, left - 1));
-            }
-        }
+    fn children(&self, node: &(u32, u64, u32), out: &mut Vec<(u32, u64, u32)>) {
+        out.extend((0..self.degree(node)).map(|i| Spine::child(node, i)));
     }
     fn solution_weight(&self, &(_, hash, _): &(u32, u64, u32)) -> u64 {
         u64::from(hash % 5 == 0)
@@ -114,5 +121,47 @@ impl Problem for InPlaceSpine {
     }
     fn render(&self, state: &Self::State, out: &mut String) {
         Tree::render(&self.0, state.top(), out)
+    }
+}
+
+/// [`Spine`] walked in place with each child also given by value
+/// ([`Problem::child`]): the state is the node, a move the child's place
+/// and the parent (for the undo), so a count's dive takes the frames
+/// that hold their states by value.
+pub(super) struct ValueSpine(pub(super) Spine);
+
+impl Problem for ValueSpine {
+    type Node = (u32, u64, u32);
+    type State = (u32, u64, u32);
+    type Move = (u32, (u32, u64, u32));
+    /// The next child's place, and the number of children.
+    type Cursor = (u32, u32);
+    crate::state_is_node!();
+    fn root(&self) -> Self::Node {
+        Tree::root(&self.0)
+    }
+    fn moves(&self, state: &mut Self::State) -> (u32, u32) {
+        (0, self.0.degree(state))
+    }
+    fn next_move(&self, state: &Self::State, at: &mut (u32, u32)) -> Option<Self::Move> {
+        (at.0 < at.1).then(|| {
+            at.0 += 1;
+            (at.0 - 1, *state)
+        })
+    }
+    fn apply(&self, state: &mut Self::State, &(i, _): &Self::Move) {
+        *state = Spine::child(state, i);
+    }
+    fn undo(&self, state: &mut Self::State, &(_, parent): &Self::Move) {
+        *state = parent;
+    }
+    fn child(&self, state: &Self::State, &(i, _): &Self::Move) -> Option<Self::State> {
+        Some(Spine::child(state, i))
+    }
+    fn solution_weight(&self, state: &Self::State) -> u64 {
+        Tree::solution_weight(&self.0, state)
+    }
+    fn render(&self, state: &Self::State, out: &mut String) {
+        Tree::render(&self.0, state, out)
     }
 }

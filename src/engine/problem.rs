@@ -111,6 +111,21 @@ pub trait Problem: Send + Sync + 'static {
     /// again, exactly as before.
     fn undo(&self, state: &mut Self::State, m: &Self::Move);
 
+    /// Optional: the state [`Problem::apply`] of `m` would make of
+    /// `state`, as a new value, `state` left as it is (the default:
+    /// `None`, not given). A problem whose state is a few words of `Copy`
+    /// data gives it as `Some(child)`; a count then walks below its stack
+    /// with each node's state a value of its own frame (in registers),
+    /// where it would apply and undo each move on one state in memory
+    /// (`engine/README.md`, "Children by value"). Every field that
+    /// [`Problem::undo`], the listings and the weights read must be what
+    /// `apply` makes: [`check`](crate::engine::check) holds it to that.
+    #[inline(always)]
+    fn child(&self, state: &Self::State, m: &Self::Move) -> Option<Self::State> {
+        let _ = (state, m);
+        None
+    }
+
     /// How many solutions the node `state` stands on stands for: 0 when it
     /// is not a solution, usually 1, more where counting folds symmetric
     /// solutions together.

@@ -44,6 +44,10 @@ pub(super) struct Dive<'s, P: Problem, C> {
     /// and its `left`.
     pub(super) handoff: Option<(Cursor<P>, P::Move)>,
     pub(super) left: i64,
+    /// Set, when frames that hold their nodes' states by value
+    /// ([`Dive::by_value`]) hand off below the first, to the state of the
+    /// deepest frame's node: the walk's state from then on.
+    pub(super) placed: Option<P::State>,
 }
 
 /// What a frame returns for `left` when it has handed off.
@@ -92,7 +96,13 @@ impl<P: Problem, C: Context<P::Node>> Frames<P> for Dive<'_, P, C> {
         room: usize,
         left: i64,
     ) -> (i64, u64) {
-        Dive::frame(self, state, moves, m, room, left)
+        // A problem gives every child by value or none (`Problem::child`;
+        // the default's `None` is known at compile time).
+        if self.problem.child(state, &m).is_some() {
+            self.by_value(state, moves, m, room, left)
+        } else {
+            Dive::frame(self, state, moves, m, room, left)
+        }
     }
 
     #[inline(always)]
@@ -206,11 +216,66 @@ impl<P: Problem, C: Context<P::Node>> Dive<'_, P, C> {
     }
 }
 
+impl<P: Problem, C: Context<P::Node>> Dive<'_, P, C> {
+    /// [`Dive::frame`] for a problem that gives its children by value
+    /// ([`Problem::child`]): each child's state is a value of this frame,
+    /// made from `node`'s and listed in place, and nothing is undone. When
+    /// a frame below hands off, this frame's child is the deepest node,
+    /// or stands above it: the first frame to return that way places its
+    /// child's state in [`Dive::placed`], for the walk (the first frame's
+    /// node is the walk's own state, where a handoff of the first frame
+    /// leaves it).
+    fn by_value(
+        &mut self,
+        node: &mut P::State,
+        mut moves: P::Cursor,
+        mut m: P::Move,
+        room: usize,
+        mut left: i64,
+    ) -> (i64, u64) {
+        let mut given = 1;
+        if !self.enter(room, &mut left) {
+            self.hand_off(moves, given, m, left);
+            return (HANDED_OFF, 0);
+        }
+        let p = self.problem;
+        let mut solutions = 0u64;
+        loop {
+            let mut child = p
+                .child(node, &m)
+                .expect("Problem::child gives every child or none");
+            left -= 1;
+            solutions += p.solution_weight(&child);
+            let mut below = p.moves(&mut child);
+            if let Some(first) = p.next_move(&child, &mut below) {
+                let (l, s) = self.by_value(&mut child, below, first, room - 1, left);
+                solutions += s;
+                if l == HANDED_OFF {
+                    if self.placed.is_none() {
+                        self.placed = Some(child);
+                    }
+                    self.push(moves, given, m);
+                    return (HANDED_OFF, solutions);
+                }
+                left = l;
+            }
+            match p.next_move(node, &mut moves) {
+                Some(next) => {
+                    given += 1;
+                    m = next;
+                }
+                None => return (left, solutions),
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod test {
     use super::DIVE_DEPTH;
+    use crate::engine::check::check;
     use crate::engine::check::split_walk;
-    use crate::engine::fixtures::{InPlaceSpine, Spine};
+    use crate::engine::fixtures::{InPlaceSpine, Spine, ValueSpine};
     use crate::engine::mode::Mode;
     use crate::engine::problem::Problem;
     use crate::engine::sequential::walk_alone;
@@ -220,16 +285,20 @@ mod test {
     /// limit, every pause and every split, and the nodes, the solutions and the
     /// deepest node are the explicit walk's (a listing's, which does not
     /// dive). The tree as a `Tree` dives by its own frames (`values.rs`),
-    /// in place by the generic ones.
+    /// in place by the generic ones, with its children by value by the
+    /// frames that hold them (`Dive::by_value`); each conforms.
     #[test]
     fn a_deep_count_hands_its_frames_off_and_counts_every_node() {
         let len = 3 * DIVE_DEPTH as u32 + 7;
         deep_count(&Spine { len });
         deep_count(&InPlaceSpine(Spine { len }));
+        deep_count(&ValueSpine(Spine { len }));
     }
 
     fn deep_count<P: Problem<Node = (u32, u64, u32)>>(p: &P) {
         let len = 3 * DIVE_DEPTH as u64 + 7;
+        let checked = check(p).unwrap_or_else(|v| panic!("{v}"));
+        assert!(checked.whole, "{checked:?}");
         let (listed, _) = walk_alone(p, Mode::All);
         let (counted, _) = walk_alone(p, Mode::Count);
         assert!(listed.nodes > len * 3 / 2, "{listed:?}");
