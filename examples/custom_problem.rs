@@ -1,7 +1,8 @@
 //! Your own search on hysolve's engine: the Langford pairings of 2n numbers, each k's two
 //! copies k numbers apart (`4 1 3 1 2 4 3 2`; 26 of order 7 up to reversal, OEIS A014552).
 //! The whole problem is the `Problem` impl: a worker's `Row` goes down the tree as a number
-//! is placed (`apply`) and back up (`undo`), nothing cloned; hysolve adds the threads, the
+//! is placed (`apply`) and back up (`undo`), and a count copies its 16 bytes for each child
+//! instead (`child`), kept in registers; hysolve adds the threads, the
 //! work stealing, the MPI ranks (built with `--features mpi`) and the modes. Run it with
 //! `cargo run --release --example custom_problem -- [N] [--distinct] [--all] [--threads T]`.
 
@@ -13,19 +14,21 @@ struct Langford {
     distinct: bool,
 }
 
-/// A partial row: places taken, numbers placed, each placed number's first place. Rows are
-/// equal where their numbers are placed: `undo` leaves a number's `first` as it was.
+/// A partial row: places taken, numbers placed, and the numbers in the order they were placed
+/// (number `i` less 1 in bits `4i..4i + 4`; each went to the first free place, so the order
+/// is the row). Sixteen bytes: the engine keeps a row in registers (`child`). Rows are equal
+/// where their numbers are placed: `undo` leaves the order's later numbers as they were.
 #[derive(Debug, Clone, Copy)]
 struct Row {
     taken: u32,
     placed: u32,
-    first: [u8; 17],
+    order: u64,
 }
 
 impl PartialEq for Row {
     fn eq(&self, o: &Row) -> bool {
-        (self.taken, self.placed) == (o.taken, o.placed)
-            && (1..17).all(|k| self.placed & 1 << k == 0 || self.first[k] == o.first[k])
+        let known = u64::MAX.checked_shl(4 * self.placed.count_ones()).map_or(u64::MAX, |m| !m);
+        (self.taken, self.placed) == (o.taken, o.placed) && (self.order ^ o.order) & known == 0
     }
 }
 
@@ -44,7 +47,7 @@ impl Problem for Langford {
     type Cursor = Place;
     hysolve::state_is_node!(); // The state is a node: this writes `state`, `load` and `save`.
     fn root(&self) -> Row {
-        Row { taken: 0, placed: 0, first: [0; 17] }
+        Row { taken: 0, placed: 0, order: 0 }
     }
     fn moves(&self, row: &mut Row) -> Place {
         let p = row.taken.trailing_ones() as u8;
@@ -66,13 +69,19 @@ impl Problem for Langford {
     }
 
     fn apply(&self, row: &mut Row, &Place { p, k, .. }: &Place) {
+        let i = 4 * row.placed.count_ones();
+        row.order = row.order & !(15 << i) | u64::from(k - 1) << i;
         row.taken |= 1 << p | 1 << (p + k + 1);
         row.placed |= 1 << k;
-        row.first[k as usize] = p;
     }
     fn undo(&self, row: &mut Row, &Place { p, k, .. }: &Place) {
         row.taken &= !(1 << p | 1 << (p + k + 1));
         row.placed &= !(1 << k);
+    }
+    fn child(&self, row: &Row, m: &Place) -> Option<Row> {
+        let mut child = *row; // Sixteen bytes: a count keeps each node's row in its own frame.
+        self.apply(&mut child, m);
+        Some(child)
     }
 
     fn solution_weight(&self, row: &Row) -> u64 {
@@ -80,8 +89,9 @@ impl Problem for Langford {
     }
     fn render(&self, row: &Row, out: &mut String) {
         let mut at = vec![0; 2 * self.n as usize];
-        for k in 1..=self.n {
-            let p = row.first[k as usize] as usize;
+        for i in 0..self.n {
+            let (k, p) = ((row.order >> (4 * i) & 15) as u8 + 1, at.iter().position(|&a| a == 0));
+            let p = p.expect("a full row");
             (at[p], at[p + k as usize + 1]) = (k, k);
         }
         out.push_str(&at.iter().map(u8::to_string).collect::<Vec<_>>().join(" "));

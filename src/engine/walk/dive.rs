@@ -44,10 +44,14 @@ pub(super) struct Dive<'s, P: Problem, C> {
     /// and its `left`.
     pub(super) handoff: Option<(Cursor<P>, P::Move)>,
     pub(super) left: i64,
-    /// Set, when frames that hold their nodes' states by value
-    /// ([`Dive::by_value`]) hand off below the first, to the state of the
-    /// deepest frame's node: the walk's state from then on.
-    pub(super) placed: Option<P::State>,
+}
+
+/// A dive whose frames hold their nodes' states by value
+/// ([`Problem::child`]; [`ByValue::frame`]), and the state of the deepest
+/// frame's node once one below the first has handed off.
+struct ByValue<'a, 'd, P: Problem, C> {
+    dive: &'a mut Dive<'d, P, C>,
+    placed: Option<P::State>,
 }
 
 /// What a frame returns for `left` when it has handed off.
@@ -99,7 +103,16 @@ impl<P: Problem, C: Context<P::Node>> Frames<P> for Dive<'_, P, C> {
         // A problem gives every child by value or none (`Problem::child`;
         // the default's `None` is known at compile time).
         if self.problem.child(state, &m).is_some() {
-            self.by_value(state, moves, m, room, left)
+            let mut frames = ByValue {
+                dive: self,
+                placed: None,
+            };
+            let out = frames.frame(state, moves, m, room, left);
+            // The walk goes on where the deepest frame stood.
+            if let Some(deepest) = frames.placed {
+                *state = deepest;
+            }
+            out
         } else {
             Dive::frame(self, state, moves, m, room, left)
         }
@@ -216,16 +229,16 @@ impl<P: Problem, C: Context<P::Node>> Dive<'_, P, C> {
     }
 }
 
-impl<P: Problem, C: Context<P::Node>> Dive<'_, P, C> {
+impl<P: Problem, C: Context<P::Node>> ByValue<'_, '_, P, C> {
     /// [`Dive::frame`] for a problem that gives its children by value
     /// ([`Problem::child`]): each child's state is a value of this frame,
     /// made from `node`'s and listed in place, and nothing is undone. When
     /// a frame below hands off, this frame's child is the deepest node,
-    /// or stands above it: the first frame to return that way places its
-    /// child's state in [`Dive::placed`], for the walk (the first frame's
-    /// node is the walk's own state, where a handoff of the first frame
-    /// leaves it).
-    fn by_value(
+    /// or stands above it: the first frame to return that way sets its
+    /// child's state aside ([`ByValue::placed`]) for the walk's (the
+    /// first frame's node is the walk's own state, where a handoff of the
+    /// first frame leaves it).
+    fn frame(
         &mut self,
         node: &mut P::State,
         mut moves: P::Cursor,
@@ -234,11 +247,11 @@ impl<P: Problem, C: Context<P::Node>> Dive<'_, P, C> {
         mut left: i64,
     ) -> (i64, u64) {
         let mut given = 1;
-        if !self.enter(room, &mut left) {
-            self.hand_off(moves, given, m, left);
+        if !self.dive.enter(room, &mut left) {
+            self.dive.hand_off(moves, given, m, left);
             return (HANDED_OFF, 0);
         }
-        let p = self.problem;
+        let p = self.dive.problem;
         let mut solutions = 0u64;
         loop {
             let mut child = p
@@ -248,13 +261,13 @@ impl<P: Problem, C: Context<P::Node>> Dive<'_, P, C> {
             solutions += p.solution_weight(&child);
             let mut below = p.moves(&mut child);
             if let Some(first) = p.next_move(&child, &mut below) {
-                let (l, s) = self.by_value(&mut child, below, first, room - 1, left);
+                let (l, s) = self.frame(&mut child, below, first, room - 1, left);
                 solutions += s;
                 if l == HANDED_OFF {
                     if self.placed.is_none() {
                         self.placed = Some(child);
                     }
-                    self.push(moves, given, m);
+                    self.dive.push(moves, given, m);
                     return (HANDED_OFF, solutions);
                 }
                 left = l;
