@@ -77,7 +77,7 @@ pub trait Job {
     /// The nodes of the search in `mode` on the calling thread alone, a
     /// branch and bound from the ramp-up of `ramp_up` effort with one
     /// racer, as a run of one thread starts: the reference of a run's
-    /// anomaly (`--anomaly`). `mode` is optimise or first.
+    /// anomaly (`--anomaly`). `mode` is optimise, first or unique.
     fn sequential_nodes(&self, mode: Mode, ramp_up: u64) -> u64;
     /// A solution drawn for a terminal, when the problem has a richer
     /// picture than its file format.

@@ -1112,6 +1112,15 @@ fn the_anomaly_is_the_runs_nodes_over_one_threads() {
     }
     let out = hysolve(&["--stats", "clique", file]);
     assert!(String::from_utf8_lossy(&out.stderr).contains("anomaly: not measured"));
+    // Alone, on stderr after the answer; in unique mode too.
+    let out = hysolve(&["--anomaly", "--quiet", "--mode", "unique", "queens", "6"]);
+    assert!(out.status.success());
+    let (stdout, stderr) = (
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr),
+    );
+    assert!(stdout.contains("multiple solutions"), "{stdout}");
+    assert!(stderr.starts_with("anomaly: "), "{stderr}");
     assert_one_line_error(&["--anomaly", "queens", "8"], "--anomaly compares");
     assert_one_line_error(
         &["--anomaly", "--at-least", "5", "clique", file],

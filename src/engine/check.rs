@@ -200,6 +200,9 @@ struct Frame<P: Problem> {
     given: u32,
     before: P::Node,
     loaded_moves: u64,
+    /// The moves the node's state by value ([`Problem::child`]) lists,
+    /// when the problem gives one.
+    child_moves: Option<u64>,
     taken: Option<P::Move>,
 }
 
@@ -225,7 +228,8 @@ where
     let mut stack: Vec<Frame<P>> = Vec::new();
     let (mut nodes, mut solutions) = (0u64, 0u64);
     // Whether the problem gives children by value, once it is known; the
-    // moves listed by the last child it gave (checked at its visit).
+    // moves listed by the last child it gave (its node's frame keeps them,
+    // checked against the node's own listing when it is done).
     let mut gives = None;
     let mut child_moves = None;
     loop {
@@ -233,15 +237,7 @@ where
         nodes += 1;
         solutions += p.solution_weight(&state);
         let (before, loaded_moves) = node_checks(p, &mut state, &mut fresh, &path)?;
-        if let Some(listed) = child_moves.take()
-            && listed != loaded_moves
-        {
-            return Err(violation(
-                Property::ChildIsTheMove,
-                &path,
-                format!("the child by value lists {listed} moves, the node {loaded_moves}"),
-            ));
-        }
+
         if nodes <= keep {
             first.push((before.clone(), path.clone()));
         }
@@ -259,6 +255,7 @@ where
             given: 0,
             before,
             loaded_moves,
+            child_moves: child_moves.take(),
             taken: None,
         });
         // The next node: the first move of the deepest listing that has
@@ -280,6 +277,18 @@ where
                 break;
             }
             let done = stack.pop().expect("the top");
+            if let Some(listed) = done.child_moves
+                && listed != u64::from(done.given)
+            {
+                return Err(violation(
+                    Property::ChildIsTheMove,
+                    &path,
+                    format!(
+                        "the child by value lists {listed} moves, the node {}",
+                        done.given
+                    ),
+                ));
+            }
             if u64::from(done.given) != done.loaded_moves {
                 return Err(violation(
                     Property::SaveLoadRoundTrip,

@@ -12,7 +12,8 @@ use super::walk::{Frames, values};
 /// node it stands on, and any scratch space the search needs. The engine
 /// moves it down the tree by [`Problem::apply`] and back up by
 /// [`Problem::undo`], on the worker's explicit stack of
-/// [`Problem::moves`]; nothing is cloned between nodes.
+/// [`Problem::moves`]; nothing is cloned between nodes (but for a count
+/// of a problem that gives its children by value, [`Problem::child`]).
 ///
 /// Work leaves a worker as a [`Problem::Node`]: a snapshot of a state,
 /// taken by [`Problem::save`] and entered by [`Problem::load`] on another
@@ -119,7 +120,14 @@ pub trait Problem: Send + Sync + 'static {
     /// where it would apply and undo each move on one state in memory
     /// (`engine/README.md`, "Children by value"). Every field that
     /// [`Problem::undo`], the listings and the weights read must be what
-    /// `apply` makes: [`check`](crate::engine::check) holds it to that.
+    /// `apply` makes: the walk goes on from such a state, by `apply` and
+    /// `undo`, when a split or a pause needs it.
+    /// [`check`](crate::engine::check) compares each child with the
+    /// applied move (saved, weighed, and its number of moves), and a field
+    /// that none of those show only by the totals of its split walks in
+    /// count mode. A count cut-off ([`Problem::count_cutoff`]) walks the
+    /// levels above it without these frames, so it pays only with a kernel
+    /// of its own.
     #[inline(always)]
     fn child(&self, state: &Self::State, m: &Self::Move) -> Option<Self::State> {
         let _ = (state, m);
@@ -141,7 +149,8 @@ pub trait Problem: Send + Sync + 'static {
     /// it only where it measurably pays: a count's walk costs about half a
     /// nanosecond a node beyond the problem's own methods
     /// (`engine/README.md`, "The count's dive"), and the default
-    /// [`Problem::count_subtree`] is barely faster than the walk, so a
+    /// [`Problem::count_subtree`] is barely faster than the walk (slower
+    /// than the walk of a problem that gives [`Problem::child`]), so a
     /// cut-off pays only with a kernel that does more than the moves.
     fn count_cutoff(&self) -> Option<usize> {
         None

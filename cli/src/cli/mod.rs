@@ -81,9 +81,10 @@ pub struct SearchArgs {
     /// Print per-rank and per-worker statistics on stderr
     #[arg(long)]
     pub stats: bool,
-    /// Optimise and first modes: after the run, search again on one thread
-    /// (rank 0, from a ramp-up of one racer) and report the run's nodes
-    /// over that search's, the search anomaly (with --stats and --json)
+    /// Optimise, first and unique modes: after the run's answer, search
+    /// again on one thread (rank 0, from a ramp-up of one racer) and report
+    /// the run's nodes over that search's, the search anomaly (stderr,
+    /// --stats, --json)
     #[arg(long)]
     pub anomaly: bool,
     /// Show the progress bar even when stderr is not a terminal (under

@@ -56,7 +56,8 @@ impl Anomaly {
         (self.sequential > 0).then(|| self.nodes as f64 / self.sequential as f64)
     }
 
-    fn line(&self) -> String {
+    /// The line `--stats` prints (and `--anomaly` alone).
+    pub fn line(&self) -> String {
         match self.ratio() {
             Some(r) => format!(
                 "anomaly: {r:.3} ({} nodes in this run over {} nodes of the search on one thread alone)",
@@ -112,7 +113,7 @@ pub fn stats_table(o: &Outcome, anomaly: Option<Anomaly>) -> String {
         Some(a) => {
             let _ = writeln!(s, "{}", a.line());
         }
-        None if matches!(o.mode, Mode::Optimise | Mode::First) => {
+        None if matches!(o.mode, Mode::Optimise | Mode::First | Mode::Unique) => {
             let _ = writeln!(
                 s,
                 "anomaly: not measured (--anomaly searches again on one thread to measure it)"

@@ -89,20 +89,29 @@ pub(super) fn solve(puzzle: &dyn Entry, args: &ArgMatches, g: &Global) -> Result
             }
         }
     }
-    // The reference of the anomaly: the same search on this thread alone.
-    let anomaly = g.search.anomaly.then(|| report::Anomaly {
-        nodes: outcome.nodes,
-        sequential: job.sequential_nodes(mode, config.ramp_up),
-    });
-    print_outcome(job.name(), &job.instance(), &outcome, g, prepare_s, anomaly)
+    // The reference of the anomaly: the same search on this thread alone,
+    // once the run's answer is out (it may take as long as the run on
+    // one thread).
+    let measure = || {
+        g.search.anomaly.then(|| {
+            if !g.common.quiet {
+                eprintln!("hysolve: --anomaly: the same search again, on one thread alone");
+            }
+            report::Anomaly {
+                nodes: outcome.nodes,
+                sequential: job.sequential_nodes(mode, config.ramp_up),
+            }
+        })
+    };
+    print_outcome(job.name(), &job.instance(), &outcome, g, prepare_s, measure)
 }
 
 /// `--anomaly`'s rules: a mode whose nodes a parallel run may change, and
 /// a search the reference can repeat whole.
 fn check_anomaly(g: &Global, mode: Mode) -> Result<(), CliError> {
-    if !matches!(mode, Mode::Optimise | Mode::First) {
+    if !matches!(mode, Mode::Optimise | Mode::First | Mode::Unique) {
         return Err(CliError::Usage(format!(
-            "--anomaly compares a run's nodes with one thread's: use it with --mode optimise or first (in {mode} mode every run visits the same nodes)"
+            "--anomaly compares a run's nodes with one thread's: use it with --mode optimise, first or unique, not {mode}"
         )));
     }
     if g.search.at_least.is_some() || g.search.resume.is_some() {
@@ -198,7 +207,7 @@ fn print_outcome(
     outcome: &Outcome,
     g: &Global,
     prepare_s: f64,
-    anomaly: Option<report::Anomaly>,
+    anomaly: impl FnOnce() -> Option<report::Anomaly>,
 ) -> Result<(), CliError> {
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
@@ -226,8 +235,15 @@ fn print_outcome(
         )
         .map_err(io)?;
     }
+    // The answer first: what comes after may take a while (`--anomaly`).
+    out.flush().map_err(io)?;
+    let anomaly = anomaly();
     if g.search.stats {
         eprint!("{}", report::stats_table(outcome, anomaly));
+    } else if let Some(a) = anomaly
+        && !g.common.json
+    {
+        eprintln!("{}", a.line());
     }
     if g.common.json {
         writeln!(

@@ -58,7 +58,7 @@ struct ByValue<'a, 'd, P: Problem, C> {
 pub(crate) const HANDED_OFF: i64 = i64::MIN;
 
 /// What a dive offers the frames of a problem that walks its own
-/// ([`Problem::dive`]; `tree.rs`, a [`Tree`](crate::engine::Tree)'s): the
+/// ([`Problem::dive`]; `values.rs`, a [`Tree`](crate::engine::Tree)'s): the
 /// frame's look at the context and its handoff, as [`Dive::frame`] makes
 /// them. Public only because [`Problem::dive`] names it; no problem
 /// outside the engine implements or calls it.
@@ -299,7 +299,7 @@ mod test {
     /// deepest node are the explicit walk's (a listing's, which does not
     /// dive). The tree as a `Tree` dives by its own frames (`values.rs`),
     /// in place by the generic ones, with its children by value by the
-    /// frames that hold them (`Dive::by_value`); each conforms.
+    /// frames that hold them (`ByValue::frame`); each conforms.
     #[test]
     fn a_deep_count_hands_its_frames_off_and_counts_every_node() {
         let len = 3 * DIVE_DEPTH as u32 + 7;
