@@ -363,12 +363,7 @@ where
             format!("the child by value weighs {a}, the node {b}"),
         ));
     }
-    let mut moves = p.moves(&mut child);
-    let mut listed = 0;
-    while p.next_move(&child, &mut moves).is_some() {
-        listed += 1;
-    }
-    Ok(Some(listed))
+    Ok(Some(listed_moves(p, &mut child)))
 }
 
 /// Nodes at whose listing [`check`] tries
@@ -505,12 +500,17 @@ where
             ));
         }
     }
-    let mut moves = p.moves(fresh);
+    Ok((node, listed_moves(p, fresh)))
+}
+
+/// How many moves the node `state` stands on lists.
+fn listed_moves<P: Problem>(p: &P, state: &mut P::State) -> u64 {
+    let mut moves = p.moves(state);
     let mut listed = 0;
-    while p.next_move(fresh, &mut moves).is_some() {
+    while p.next_move(state, &mut moves).is_some() {
         listed += 1;
     }
-    Ok((node, listed))
+    listed
 }
 
 /// Count and all mode find the same (weighted) solutions, `solutions`,

@@ -595,7 +595,7 @@ impl<N: Clone> Path<N> {
     pub fn moves(&mut self, children: impl FnOnce(&N, &mut Vec<N>)) -> PathCursor {
         let d = self.depth as usize;
         if self.lists.len() <= d + 1 {
-            self.deeper();
+            self.deeper(d + 2);
         }
         let (above, below) = self.lists.split_at_mut(d + 1);
         let out = &mut below[0];
@@ -608,12 +608,14 @@ impl<N: Clone> Path<N> {
         }
     }
 
-    /// A list for the depth below the deepest yet (out of the walk's
-    /// loop, which it would otherwise keep from inlining the listing).
+    /// Lists for `lists` depths, where there are fewer: the depth below
+    /// the deepest yet for a listing, as many as a `Tree`'s dive may list
+    /// (`walk/values.rs`). Out of the walk's loop, which it would
+    /// otherwise keep from inlining the listing.
     #[cold]
     #[inline(never)]
-    fn deeper(&mut self) {
-        self.lists.resize_with(self.depth as usize + 2, Vec::new);
+    pub(super) fn deeper(&mut self, lists: usize) {
+        self.lists.resize_with(lists, Vec::new);
     }
 
     /// The next child ([`Problem::next_move`]).

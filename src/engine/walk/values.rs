@@ -45,7 +45,7 @@ pub(crate) fn dive<T: Tree, F: Frames<T>>(
     let depth = path.depth;
     let lists = depth as usize + 2 + room;
     if path.lists.len() < lists {
-        grow(path, lists);
+        path.deeper(lists);
     }
     let mut values = Values {
         tree,
@@ -60,13 +60,6 @@ pub(crate) fn dive<T: Tree, F: Frames<T>>(
         (path.depth, path.here) = values.stand;
     }
     (left, solutions)
-}
-
-/// Lists for `lists` depths (out of the hot path).
-#[cold]
-#[inline(never)]
-fn grow<N>(path: &mut Path<N>, lists: usize) {
-    path.lists.resize_with(lists, Vec::new);
 }
 
 impl<T: Tree, F: Frames<T>> Values<'_, T, F> {
@@ -108,7 +101,8 @@ impl<T: Tree, F: Frames<T>> Values<'_, T, F> {
                 solutions += s;
                 if l == HANDED_OFF {
                     // This frame's level: its listing has given `child`,
-                    // the move taken.
+                    // the move taken (its place found again, not kept
+                    // across the call).
                     let child = end - 1 - rest.len() as u32;
                     let moves = PathCursor {
                         next: child + 1,
