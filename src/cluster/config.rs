@@ -17,6 +17,11 @@ pub const DEFAULT_PREFIXES_PER_WORKER: usize = 16;
 /// gen400_p0.9_75's optimum in about a twentieth of it).
 pub const DEFAULT_RAMP_UP: u64 = 20_000_000;
 
+/// The race's effort when nothing else is said: the heuristic beside the
+/// exact search spends at most this much (a few seconds of a core, at an
+/// eighth of one: `engine/ramp.rs`), and stops when the search ends.
+pub const DEFAULT_RACE: u64 = 2_000_000_000;
+
 /// How a run is set up; the same on every rank. Start from
 /// [`RunConfig::new`] (or [`Default`], count mode) and change what you need:
 ///
@@ -70,6 +75,12 @@ pub struct RunConfig {
     /// units of about a nanosecond); 0: none [default:
     /// [`DEFAULT_RAMP_UP`]].
     pub ramp_up: u64,
+    /// Optimise mode: the effort of the race, the problem's heuristic run
+    /// on one more thread of rank 0 beside the exact search, at an eighth
+    /// of a core, each improvement it finds an incumbent
+    /// ([`race`](crate::engine::race)); 0, or a ramp-up of 0: none
+    /// [default: [`DEFAULT_RACE`]].
+    pub race: u64,
     /// Checkpoints (count, all and optimise modes): where, how often, of what run,
     /// and the checkpoint this run resumes.
     pub checkpoint: Option<Arc<CheckpointPlan>>,
@@ -151,6 +162,7 @@ impl std::fmt::Debug for RunConfig {
             .field("limit", &self.limit)
             .field("at_least", &self.at_least)
             .field("ramp_up", &self.ramp_up)
+            .field("race", &self.race)
             .field("checkpoint", &self.checkpoint)
             .field("observer", &self.observer.is_some())
             .finish_non_exhaustive()
@@ -171,6 +183,7 @@ impl RunConfig {
             limit: None,
             at_least: None,
             ramp_up: DEFAULT_RAMP_UP,
+            race: DEFAULT_RACE,
             checkpoint: None,
             interrupt: None,
             observer: None,
@@ -273,6 +286,12 @@ impl RunConfig {
     /// Optimise mode: the ramp-up's effort (0: none).
     pub fn ramp_up(mut self, effort: u64) -> Self {
         self.ramp_up = effort;
+        self
+    }
+
+    /// Optimise mode: the race's effort (0: none).
+    pub fn race(mut self, effort: u64) -> Self {
+        self.race = effort;
         self
     }
 

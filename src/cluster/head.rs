@@ -366,11 +366,34 @@ impl<'a> Head<'a> {
             return;
         };
         tracing::debug!("ramp-up: {} (seed {})", found.value, found.seed);
+        self.heuristic_found(found.value, found.text, out);
+    }
+
+    /// An improvement found by the heuristic, marked as its.
+    fn heuristic_found(&mut self, value: u64, text: String, out: &mut Outbox) {
         let before = self.history.len();
-        self.improve(None, found.value, found.text, out);
+        self.improve(None, value, text, out);
         if let Some(improvement) = self.history.get_mut(before) {
             improvement.heuristic = true;
         }
+    }
+
+    /// Optimisation: a solution found by the race beside the search
+    /// (`race.rs`), an improvement if it beats the incumbent.
+    pub(crate) fn raced(&mut self, value: u64, text: String, out: &mut Outbox) {
+        if self.master.terminated() {
+            return;
+        }
+        tracing::debug!("race: {value}");
+        let _ = self.through(out, |head, local| {
+            head.heuristic_found(value, text, local);
+            Ok(())
+        });
+    }
+
+    /// Optimisation: the incumbent's objective (0 when there is none).
+    pub(crate) fn best_value(&self) -> u64 {
+        self.best.as_ref().map_or(0, |(v, _)| *v)
     }
 
     /// Solutions found by rank `from` (in `unit`, when checkpointing): rank

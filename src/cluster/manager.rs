@@ -15,10 +15,11 @@ use super::layout::Layout;
 use super::master::Outbox;
 use super::outcome::{Outcome, RunError};
 use super::protocol::{Message, RankReport};
+use super::race::Race;
 use super::rank::RankState;
 use super::sink::SolutionSink;
 use super::transport::Transport;
-use crate::engine::{PoolEvent, Problem, RankPool, Threads};
+use crate::engine::{Mode, PoolEvent, Problem, RankPool, Threads};
 use crossbeam_channel::{Receiver, RecvTimeoutError, unbounded};
 use std::collections::VecDeque;
 use std::sync::Arc;
@@ -40,6 +41,8 @@ struct Manager<'a, P: Problem, T: Transport> {
     events: Receiver<PoolEvent<P::Node>>,
     /// Rank 0 only, once started.
     head: Option<Head<'a>>,
+    /// Rank 0 in optimise mode: the heuristic's race beside the search.
+    race: Option<Race>,
     /// The first rank of each group, in a run of groups.
     group: Option<GroupHost>,
     /// Messages this rank sends itself (rank 0: between its master and its pool).
@@ -96,7 +99,7 @@ pub(super) fn run_rank<P: Problem, T: Transport>(
     let size = transport.size();
     let layout = config.layout(size, super::launcher::ranks_per_node());
     let mut m = Manager::new(problem.clone(), config, transport, layout);
-    let outcome = m.run(&*problem, layout, sink);
+    let outcome = m.run(&problem, layout, sink);
     if outcome.is_err() {
         m.transport.abandon();
     }
@@ -108,7 +111,7 @@ impl<'a, P: Problem, T: Transport> Manager<'a, P, T> {
     /// outcome (rank 0) or the end of the poll loop.
     fn run(
         &mut self,
-        problem: &P,
+        problem: &Arc<P>,
         layout: Layout,
         sink: &'a mut dyn SolutionSink,
     ) -> Result<Option<Outcome>, RunError> {
@@ -118,13 +121,28 @@ impl<'a, P: Problem, T: Transport> Manager<'a, P, T> {
             let resume = config.checkpoint.as_ref().and_then(|c| c.resume.as_ref());
             let delivery = Delivery::new(sink, config.mode, resume);
             let mut out = Outbox::new();
-            self.head = Some(Head::start(problem, config, layout, delivery, &mut out)?);
+            let head = Head::start(&**problem, config, layout, delivery, &mut out)?;
+            // The race carries the ramp-up on: none without it.
+            let racing = config.ramp_up > 0 && config.race > 0;
+            if config.mode == Mode::Optimise && racing && !head.finished() {
+                // Seeds above the ramp-up's, one a thread.
+                let first_seed = config.threads.max(1) as u64 + 1;
+                match Race::start(problem.clone(), config.race, first_seed, head.best_value()) {
+                    Ok(race) => self.race = Some(race),
+                    Err(e) => tracing::warn!("no race beside the search: {e}"),
+                }
+            }
+            self.head = Some(head);
             self.dispatch(out);
         }
         let mut asks = Vec::new();
         self.state.start(Instant::now(), &mut asks);
         self.dispatch(asks);
-        self.poll_loop(size)?;
+        let polled = self.poll_loop(size);
+        if let Some(race) = &mut self.race {
+            race.end();
+        }
+        polled?;
         self.transport.flush();
         match self.head.take() {
             Some(head) => head.finish(size).map(Some),
@@ -184,6 +202,7 @@ impl<'a, P: Problem, T: Transport> Manager<'a, P, T> {
             ),
             events,
             head: None,
+            race: None,
             group: layout.is_group_master(rank).then(|| {
                 GroupHost::new(
                     layout,
@@ -282,6 +301,11 @@ impl<'a, P: Problem, T: Transport> Manager<'a, P, T> {
         let now = Instant::now();
         if let Some(head) = &mut self.head {
             let mut out = Outbox::new();
+            if let Some(race) = &self.race {
+                for (value, text) in race.found() {
+                    head.raced(value, text, &mut out);
+                }
+            }
             head.duties(now, &mut out)?;
             if !self.state.terminated() {
                 head.observe(self.state.progress(), now);

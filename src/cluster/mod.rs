@@ -41,6 +41,7 @@ mod mpi_transport;
 pub mod observer;
 pub mod outcome;
 mod protocol;
+mod race;
 mod rank;
 #[cfg(feature = "sim")]
 pub mod sim;

@@ -56,7 +56,7 @@ pub(crate) use pool::{PoolEvent, RankPool, Threads, UnitReport};
 pub(crate) use pool::{SOLUTION_BATCH, policy};
 pub use prefix::{Prefix, replay};
 pub use problem::{Path, PathCursor, PathMove, Problem, SubtreeCount, Tree, count_by_moves};
-pub use ramp::{RampUp, ramp_up};
+pub use ramp::{RACE_SLICE, RampUp, race, ramp_up};
 pub use sequential::{optimum, optimum_from, sequential};
 pub(crate) use task::Task;
 pub(crate) use walk::Searcher;

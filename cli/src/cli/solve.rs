@@ -55,6 +55,9 @@ pub(super) fn solve(puzzle: &dyn Entry, args: &ArgMatches, g: &Global) -> Result
     if let Some(effort) = g.search.ramp_up {
         config.ramp_up = effort;
     }
+    if let Some(effort) = g.search.race {
+        config.race = effort;
+    }
     let solutions = match (mode, &g.search.out) {
         (_, Some(path)) => Solutions::File(path.clone()),
         (Mode::All, None) => Solutions::Stdout,
