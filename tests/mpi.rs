@@ -366,7 +366,8 @@ fn clique_over_mpi_in_every_configuration() {
                 .graph;
             assert!(graph.is_clique(&clique), "{file} in {ranks}x{threads}");
             // Every rank's improvements reached the master, which told the
-            // others; the ramp-up's are the master's own.
+            // others; the heuristic's (the ramp-up's and the race's) are the
+            // master's own.
             let sent: u64 = v["rank_stats"]
                 .as_array()
                 .unwrap()

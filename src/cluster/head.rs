@@ -380,15 +380,26 @@ impl<'a> Head<'a> {
 
     /// Optimisation: a solution found by the race beside the search
     /// (`race.rs`), an improvement if it beats the incumbent.
-    pub(crate) fn raced(&mut self, value: u64, text: String, out: &mut Outbox) {
+    pub(crate) fn raced(
+        &mut self,
+        value: u64,
+        text: String,
+        out: &mut Outbox,
+    ) -> Result<(), RunError> {
         if self.master.terminated() {
-            return;
+            return Ok(());
         }
         tracing::debug!("race: {value}");
-        let _ = self.through(out, |head, local| {
+        self.through(out, |head, local| {
             head.heuristic_found(value, text, local);
             Ok(())
-        });
+        })
+    }
+
+    /// Whether the run's answer is known (the ramp-up met the target, or
+    /// the expansion walked the whole tree).
+    pub(crate) fn answered(&self) -> bool {
+        self.master.terminated()
     }
 
     /// Optimisation: the incumbent's objective (0 when there is none).

@@ -122,9 +122,11 @@ impl<'a, P: Problem, T: Transport> Manager<'a, P, T> {
             let delivery = Delivery::new(sink, config.mode, resume);
             let mut out = Outbox::new();
             let head = Head::start(&**problem, config, layout, delivery, &mut out)?;
-            // The race carries the ramp-up on: none without it.
+            // The race carries the ramp-up on: a run asked for without
+            // the heuristic (`--ramp-up 0`, a pure search to time or to
+            // test) gets none beside the search either.
             let racing = config.ramp_up > 0 && config.race > 0;
-            if config.mode == Mode::Optimise && racing && !head.finished() {
+            if config.mode == Mode::Optimise && racing && !head.answered() {
                 // Seeds above the ramp-up's, one a thread.
                 let first_seed = config.threads.max(1) as u64 + 1;
                 match Race::start(problem.clone(), config.race, first_seed, head.best_value()) {
@@ -303,7 +305,7 @@ impl<'a, P: Problem, T: Transport> Manager<'a, P, T> {
             let mut out = Outbox::new();
             if let Some(race) = &self.race {
                 for (value, text) in race.found() {
-                    head.raced(value, text, &mut out);
+                    head.raced(value, text, &mut out)?;
                 }
             }
             head.duties(now, &mut out)?;

@@ -54,9 +54,9 @@ pub struct Improvement {
     /// The objective.
     pub value: u64,
     /// The rank whose worker found it (0 for the master's expansion, the
-    /// ramp-up or a checkpoint's incumbent).
+    /// ramp-up, the race or a checkpoint's incumbent).
     pub rank: usize,
-    /// Whether the problem's heuristic found it (the ramp-up,
+    /// Whether the problem's heuristic found it (the ramp-up or the race,
     /// [`Problem::heuristic`](crate::engine::Problem::heuristic)) rather
     /// than the exact search.
     pub heuristic: bool,

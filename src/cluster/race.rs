@@ -80,7 +80,7 @@ mod test {
     use std::sync::Arc;
     use std::time::Duration;
 
-    /// 32 leaves worth 1 each under 8 nodes, each leaf taking 10 ms to
+    /// 32 leaves worth 1 each under 8 nodes, each leaf taking 20 ms to
     /// walk (beyond the root's expansion, which stops at the leaves); the
     /// heuristic finds 7 from seed 3 up (a ramp-up of one thread tries
     /// seed 1 alone, so only the race can meet it).
@@ -95,7 +95,7 @@ mod test {
             match v {
                 0 => out.extend(1..=8),
                 1..=8 => out.extend((0..4).map(|i| 10 * v + i)),
-                _ => std::thread::sleep(Duration::from_millis(10)),
+                _ => std::thread::sleep(Duration::from_millis(20)),
             }
         }
         fn solution_weight(&self, _: &u32) -> u64 {

@@ -20,6 +20,7 @@
 //! - `piece`: work as it crosses ranks (a prefix, or an encoded node);
 //! - `ramp`: the ramp-up of a branch and bound, the problem's heuristic
 //!   raced before the exact search ([`ramp_up`]);
+//! - `race`: the same heuristic beside the exact search ([`race`]);
 //! - [`simd`]: the widest vector instructions the kernels may use
 //!   (`HYSOLVE_SIMD`).
 
@@ -34,6 +35,7 @@ mod piece;
 pub(crate) mod pool;
 mod prefix;
 mod problem;
+mod race;
 mod ramp;
 mod sequential;
 pub mod simd;
@@ -56,7 +58,8 @@ pub(crate) use pool::{PoolEvent, RankPool, Threads, UnitReport};
 pub(crate) use pool::{SOLUTION_BATCH, policy};
 pub use prefix::{Prefix, replay};
 pub use problem::{Path, PathCursor, PathMove, Problem, SubtreeCount, Tree, count_by_moves};
-pub use ramp::{RACE_SLICE, RampUp, race, ramp_up};
+pub use race::{RACE_SLICE, race};
+pub use ramp::{RampUp, ramp_up};
 pub use sequential::{optimum, optimum_from, sequential};
 pub(crate) use task::Task;
 pub(crate) use walk::Searcher;

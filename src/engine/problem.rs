@@ -248,10 +248,15 @@ pub trait Problem: Send + Sync + 'static {
     /// engine's *ramp-up* runs it before the exact search, on rank 0, on
     /// as many threads as a rank has (seeds 1, 2, ...), and its best
     /// solution becomes the first incumbent (`RunConfig::ramp_up`): the
-    /// search then proves it optimal or beats it. `effort` bounds its
-    /// work in the problem's own units (about a nanosecond each, so that
-    /// one effort suits every problem); the same effort and seed must
-    /// give the same solution. The default finds none.
+    /// search then proves it optimal or beats it. Then the *race* calls it
+    /// again and again beside the search, on one more thread, with the
+    /// next seeds and [`RACE_SLICE`](crate::engine::RACE_SLICE) effort a
+    /// call (`RunConfig::race`); a better solution it finds is an
+    /// incumbent. `effort` bounds its work in the problem's own units
+    /// (about a nanosecond each, so that one effort suits every problem),
+    /// and the end of a run waits for the call under way: keep to it. The
+    /// same effort and seed must give the same solution. The default finds
+    /// none.
     fn heuristic(&self, effort: u64, seed: u64) -> Option<(u64, String)> {
         let _ = (effort, seed);
         None
@@ -515,7 +520,7 @@ pub trait Tree: Send + Sync + 'static {
     const BOUNDS_FALL: bool = false;
 
     /// As [`Problem::heuristic`]: a good solution found without the tree,
-    /// for the ramp-up.
+    /// for the ramp-up and the race.
     fn heuristic(&self, effort: u64, seed: u64) -> Option<(u64, String)> {
         let _ = (effort, seed);
         None

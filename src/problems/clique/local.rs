@@ -1,5 +1,5 @@
 //! A local search for large cliques: Pullan and Hoos's dynamic local
-//! search (DLS-MC, 2006), the ramp-up of the exact search
+//! search (DLS-MC, 2006), the ramp-up of the exact search and its race
 //! ([`Problem::heuristic`](crate::engine::Problem::heuristic)).
 //!
 //! A clique grows by a vertex adjacent to all of it (*expansion*) while it
@@ -269,9 +269,9 @@ impl<'g> Walk<'g> {
 }
 
 /// Runs the dynamic local search on `graph` until it has done `effort`
-/// work (a vertex joining or leaving the clique, or a choice among the
-/// vertices, counts as many as the graph has vertices: on the order of a
-/// nanosecond each), from `seed`, with penalties that fall
+/// work (four units a word of a vertex's row and four a vertex whose
+/// count changes when it joins or leaves the clique, two a vertex looked
+/// at by a choice: about a nanosecond each), from `seed`, with penalties that fall
 /// every `penalty_delay` climbs (at least 1). Stops early once it holds a
 /// clique of `enough` vertices, and once it has gone without a larger
 /// clique for as long as it took to meet the largest plus an eighth of
