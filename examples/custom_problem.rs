@@ -14,22 +14,15 @@ struct Langford {
     distinct: bool,
 }
 
-/// A partial row: places taken, numbers placed, and the numbers in the order they were placed
-/// (number `i` less 1 in bits `4i..4i + 4`; each went to the first free place, so the order
-/// is the row). Sixteen bytes: the engine keeps a row in registers (`child`). Rows are equal
-/// where their numbers are placed: `undo` leaves the order's later numbers as they were.
-#[derive(Debug, Clone, Copy)]
+/// A partial row: places taken, numbers placed, and the numbers in the order they were placed,
+/// four bits each (the number less 1), the last placed lowest; each went to the first free
+/// place, so the order is the row. Sixteen bytes: the engine keeps a row in registers
+/// (`child`). `undo` shifts the last number out, so a row comes back exactly as it was.
+#[derive(Debug, Clone, Copy, PartialEq)]
 struct Row {
     taken: u32,
     placed: u32,
     order: u64,
-}
-
-impl PartialEq for Row {
-    fn eq(&self, o: &Row) -> bool {
-        let known = u64::MAX.checked_shl(4 * self.placed.count_ones()).map_or(u64::MAX, |m| !m);
-        (self.taken, self.placed) == (o.taken, o.placed) && (self.order ^ o.order) & known == 0
-    }
 }
 
 /// A move: `k` into the first free place `p` and `p + k + 1`; as a cursor, `k` next, to `last`.
@@ -69,14 +62,14 @@ impl Problem for Langford {
     }
 
     fn apply(&self, row: &mut Row, &Place { p, k, .. }: &Place) {
-        let i = 4 * row.placed.count_ones();
-        row.order = row.order & !(15 << i) | u64::from(k - 1) << i;
+        row.order = row.order << 4 | u64::from(k - 1);
         row.taken |= 1 << p | 1 << (p + k + 1);
         row.placed |= 1 << k;
     }
     fn undo(&self, row: &mut Row, &Place { p, k, .. }: &Place) {
         row.taken &= !(1 << p | 1 << (p + k + 1));
         row.placed &= !(1 << k);
+        row.order >>= 4;
     }
     fn child(&self, row: &Row, m: &Place) -> Option<Row> {
         let mut child = *row; // Sixteen bytes: a count keeps each node's row in its own frame.
@@ -89,7 +82,7 @@ impl Problem for Langford {
     }
     fn render(&self, row: &Row, out: &mut String) {
         let mut at = vec![0; 2 * self.n as usize];
-        for i in 0..self.n {
+        for i in (0..self.n).rev() {
             let (k, p) = ((row.order >> (4 * i) & 15) as u8 + 1, at.iter().position(|&a| a == 0));
             let p = p.expect("a full row");
             (at[p], at[p + k as usize + 1]) = (k, k);
