@@ -117,6 +117,26 @@ struct Walk<'g> {
     work: u64,
 }
 
+/// Applies `f` to every vertex of `graph` other than `v` not adjacent to
+/// it.
+#[inline]
+fn for_non_neighbours(graph: &Graph, v: usize, mut f: impl FnMut(usize)) {
+    let n = graph.len();
+    for (w, &bits) in graph.row(v).iter().enumerate() {
+        let mut non = !bits;
+        if w == n / 64 {
+            non &= (1u64 << (n % 64)).wrapping_sub(1);
+        }
+        while non != 0 {
+            let u = w * 64 + non.trailing_zeros() as usize;
+            non &= non - 1;
+            if u != v {
+                f(u);
+            }
+        }
+    }
+}
+
 impl<'g> Walk<'g> {
     fn new(graph: &'g Graph, seed: u64) -> Walk<'g> {
         let n = graph.len();
@@ -139,52 +159,13 @@ impl<'g> Walk<'g> {
         }
     }
 
-    /// Applies `f` to every vertex other than `v` not adjacent to it.
-    #[inline]
-    fn for_non_neighbours(&self, v: usize, mut f: impl FnMut(usize)) {
-        let n = self.graph.len();
-        for (w, &bits) in self.graph.row(v).iter().enumerate() {
-            let mut non = !bits;
-            if w == n / 64 {
-                non &= (1u64 << (n % 64)).wrapping_sub(1);
-            }
-            while non != 0 {
-                let u = w * 64 + non.trailing_zeros() as usize;
-                non &= non - 1;
-                if u != v {
-                    f(u);
-                }
-            }
-        }
-    }
-
     /// `v`, which misses none of the clique, joins it.
     fn add(&mut self, v: usize) {
         debug_assert_eq!(self.missing[v], 0);
         self.inside[v] = true;
         self.clique.push(v as u32);
         self.joins.remove(v);
-        // Its non-neighbours are all outside: the clique's are adjacent to it.
-        let (mut missing, mut joins, mut swaps) = (
-            std::mem::take(&mut self.missing),
-            std::mem::replace(&mut self.joins, Members::new(0)),
-            std::mem::replace(&mut self.swaps, Members::new(0)),
-        );
-        let mut touched = 0;
-        self.for_non_neighbours(v, |u| {
-            touched += 1;
-            missing[u] += 1;
-            match missing[u] {
-                1 => {
-                    joins.remove(u);
-                    swaps.insert(u);
-                }
-                2 => swaps.remove(u),
-                _ => {}
-            }
-        });
-        (self.missing, self.joins, self.swaps) = (missing, joins, swaps);
-        self.work += 4 * (self.graph.words() + touched) as u64;
+        self.recount::<true>(v);
     }
 
     /// `v` leaves the clique (and may join again: it misses none).
@@ -196,27 +177,43 @@ impl<'g> Walk<'g> {
             .position(|&u| u as usize == v)
             .expect("in the clique");
         self.clique.remove(at);
+        self.work += self.clique.len() as u64;
         self.joins.insert(v);
-        let (mut missing, mut joins, mut swaps) = (
-            std::mem::take(&mut self.missing),
-            std::mem::replace(&mut self.joins, Members::new(0)),
-            std::mem::replace(&mut self.swaps, Members::new(0)),
-        );
+        self.recount::<false>(v);
+    }
+
+    /// The counts of `v`'s non-neighbours, and their lists, as `v` joins
+    /// the clique (`JOINS`) or leaves it. They are all outside: the clique's
+    /// vertices are adjacent to `v`.
+    #[inline]
+    fn recount<const JOINS: bool>(&mut self, v: usize) {
+        let (missing, joins, swaps) = (&mut self.missing, &mut self.joins, &mut self.swaps);
         let mut touched = 0;
-        self.for_non_neighbours(v, |u| {
+        for_non_neighbours(self.graph, v, |u| {
             touched += 1;
-            missing[u] -= 1;
-            match missing[u] {
-                0 => {
-                    swaps.remove(u);
-                    joins.insert(u);
+            if JOINS {
+                missing[u] += 1;
+                match missing[u] {
+                    1 => {
+                        joins.remove(u);
+                        swaps.insert(u);
+                    }
+                    2 => swaps.remove(u),
+                    _ => {}
                 }
-                1 => swaps.insert(u),
-                _ => {}
+            } else {
+                missing[u] -= 1;
+                match missing[u] {
+                    0 => {
+                        swaps.remove(u);
+                        joins.insert(u);
+                    }
+                    1 => swaps.insert(u),
+                    _ => {}
+                }
             }
         });
-        (self.missing, self.joins, self.swaps) = (missing, joins, swaps);
-        self.work += 4 * (self.graph.words() + touched) as u64 + self.clique.len() as u64;
+        self.work += 4 * (self.graph.words() + touched) as u64;
     }
 
     /// The outside vertex of least penalty, ties broken at random, among
