@@ -19,7 +19,7 @@ pub const DEFAULT_RAMP_UP: u64 = 20_000_000;
 
 /// The race's effort when nothing else is said: the heuristic beside the
 /// exact search spends at most this much (a few seconds of a core, at an
-/// eighth of one: `engine/ramp.rs`), and stops when the search ends.
+/// eighth of one: `engine/race.rs`), and stops when the search ends.
 pub const DEFAULT_RACE: u64 = 2_000_000_000;
 
 /// How a run is set up; the same on every rank. Start from

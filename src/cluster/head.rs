@@ -386,7 +386,7 @@ impl<'a> Head<'a> {
         text: String,
         out: &mut Outbox,
     ) -> Result<(), RunError> {
-        if self.master.terminated() {
+        if self.answered() {
             return Ok(());
         }
         tracing::debug!("race: {value}");

@@ -18,9 +18,11 @@
 //! The counts a step needs are kept up to date: `missing[v]`, how many
 //! vertices of the clique are not adjacent to `v`, and the lists of the
 //! outside vertices missing none (they may join) and one (they may swap
-//! in), so that a step looks only at those, not at every vertex: on
-//! p_hat1500-1, whose lists hold a few dozen of its 1,500 vertices, a
-//! step took about 11 µs when it looked at every vertex.
+//! in), so that a step looks only at those, not at every vertex. That
+//! makes a step cheaper on dense graphs (brock400_4: 1.08 µs against 1.37)
+//! and dearer on sparse ones, whose joining and leaving vertices move
+//! many non-neighbours between the lists (p_hat1500-1: 5.5 µs against
+//! 4.1; `README.md`, "The steps").
 
 use super::graph::Graph;
 
@@ -228,6 +230,8 @@ impl<'g> Walk<'g> {
         let mut best: Option<usize> = None;
         let mut least = u32::MAX;
         let mut ties = 0;
+        // The random numbers copied out and back, so that `allowed` may
+        // borrow the walk while they advance.
         let mut random = Random(self.random.0);
         let members = if k == 0 { &self.joins } else { &self.swaps };
         let mut looked = members.list.len();
