@@ -12,6 +12,10 @@ use std::time::{Duration, Instant};
 /// said: enough for the first round of work to spread evenly.
 pub const DEFAULT_PREFIXES_PER_WORKER: usize = 16;
 
+/// The most initial prefixes the master aims for, whatever the run's size
+/// (see [`RunConfig::initial_prefixes`]).
+const MAX_INITIAL_PREFIXES: usize = 32_768;
+
 /// The ramp-up's effort when nothing else is said: about 20 ms of a
 /// heuristic on each of rank 0's threads (the clique's local search meets
 /// gen400_p0.9_75's optimum in about a twentieth of it).
@@ -42,8 +46,8 @@ pub struct RunConfig {
     pub threads: usize,
     /// Initial prefixes the master aims for, per worker of a one-thread
     /// rank [default: [`DEFAULT_PREFIXES_PER_WORKER`]]; a rank of `T`
-    /// threads counts as `ceil(sqrt(T))` workers (see
-    /// [`RunConfig::initial_prefixes`]).
+    /// threads counts as `ceil(sqrt(T))` workers, and the master aims for
+    /// at most 32,768 (see [`RunConfig::initial_prefixes`]).
     pub prefixes_per_worker: usize,
     /// How many of a rank's workers must be idle, with nothing to steal,
     /// before the rank tells the master it would take more work while it
@@ -250,24 +254,37 @@ impl RunConfig {
     }
 
     /// The initial prefixes the master aims for over `ranks` ranks:
-    /// `prefixes_per_worker x ranks x ceil(sqrt(threads))`. A rank's
-    /// threads share its prefixes by stealing from each other, so a rank
-    /// needs fewer than one batch a thread; and the master expands the
-    /// root (its larger levels on rank 0's threads) while every other
-    /// worker waits, and deals what it made, so more prefixes cost the
-    /// whole job. Simulated on UTS T1L at 64
+    /// `prefixes_per_worker x ranks x ceil(sqrt(threads))`, at most
+    /// 32,768. A rank's threads share its prefixes by stealing from each
+    /// other, so a rank needs fewer than one batch a thread; and the master
+    /// expands the root (its larger levels on rank 0's threads) while every
+    /// other worker waits, and deals what it made, so more prefixes cost
+    /// the whole job. Simulated on UTS T1L at 64
     /// ranks x 16 threads, 16 prefixes a thread (18,541) gave efficiency
     /// 0.673 and 4 a thread (4,562) 0.761; N-Queens 17, 0.643 and 0.750;
     /// on ranks of one thread 16 a rank did best (T1L at 256 ranks: 0.750
     /// against 0.705 with 4). On 1 or 2 threads a rank this is the old
     /// `prefixes_per_worker x workers`.
+    ///
+    /// With 16 a worker the cap binds only past 2,048 ranks of one thread
+    /// or 512 of 16 (runs of groups by default): there the expansion's
+    /// cost keeps growing with the workers while what each worker gains
+    /// from it does not, and a level of the tree can overshoot the aim
+    /// several times over. Simulated UTS
+    /// T1XXL on 1,024 ranks of 16 threads in groups of 32: 65,536 asked
+    /// gave a level of 193,128 prefixes, half a millisecond of a 22 ms run
+    /// in which every other worker waits, and efficiency 0.899; 32,768
+    /// asked gave 47,914 and 0.911. On 256 ranks of 16 threads the aim
+    /// stays 16,384 (47,914 prefixes): half of it, 12,013 prefixes, gave
+    /// 0.961 against 0.978
+    /// (`bench-results/README.md`, "The initial prefixes of a large run").
     pub fn initial_prefixes(&self, ranks: usize) -> usize {
         let threads = self.threads.max(1);
         let mut root = threads.isqrt();
         if root * root < threads {
             root += 1;
         }
-        self.prefixes_per_worker.max(1) * ranks.max(1) * root
+        (self.prefixes_per_worker.max(1) * ranks.max(1) * root).min(MAX_INITIAL_PREFIXES)
     }
 
     /// Stop after `n` solutions (all, first and unique modes).
@@ -395,6 +412,20 @@ mod test {
         assert_eq!(config(16).initial_prefixes(64), 4_096);
         assert_eq!(config(17).initial_prefixes(1), 80);
         assert_eq!(config(16).prefixes_per_worker(1).initial_prefixes(1), 4);
+    }
+
+    #[test]
+    fn a_large_run_aims_for_at_most_32768_prefixes() {
+        let config = |t| RunConfig::new(Mode::Count).threads(t);
+        assert_eq!(config(16).initial_prefixes(256), 16_384);
+        assert_eq!(config(16).initial_prefixes(512), 32_768);
+        assert_eq!(config(16).initial_prefixes(1_024), 32_768);
+        assert_eq!(config(1).initial_prefixes(2_048), 32_768);
+        assert_eq!(config(1).initial_prefixes(4_096), 32_768);
+        assert_eq!(
+            config(1).prefixes_per_worker(100).initial_prefixes(1_024),
+            32_768
+        );
     }
 
     #[test]

@@ -98,7 +98,7 @@ pub struct SearchArgs {
     #[arg(long)]
     pub progress: bool,
     /// Initial prefixes per worker that the master deals (a rank of T
-    /// threads counts as ceil(sqrt(T)) workers)
+    /// threads counts as ceil(sqrt(T)) workers; at most 32,768 in all)
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=100_000), hide = true)]
     pub prefixes_per_worker: Option<u32>,
     /// Idle workers (with nothing to steal) at which a rank that still

@@ -107,7 +107,7 @@ fn command() -> Command {
                 .value_name("N")
                 .value_parser(value_parser!(u32).range(1..=100_000))
                 .help(format!(
-                    "Initial prefixes per worker; a rank of T threads counts as ceil(sqrt(T)) [default: {DEFAULT_PREFIXES_PER_WORKER}]"
+                    "Initial prefixes per worker; a rank of T threads counts as ceil(sqrt(T)), at most 32,768 in all [default: {DEFAULT_PREFIXES_PER_WORKER}]"
                 )),
         )
         .arg(
