@@ -401,7 +401,7 @@ mod test {
     use super::*;
 
     #[test]
-    fn a_rank_of_t_threads_counts_as_the_square_root_of_t_workers() {
+    fn a_rank_of_t_threads_counts_as_the_square_root_of_t_workers_up_to_a_cap() {
         let config = |t| RunConfig::new(Mode::Count).threads(t);
         // One and two threads: one batch a worker, as before.
         assert_eq!(config(1).initial_prefixes(4), 64);
@@ -412,13 +412,9 @@ mod test {
         assert_eq!(config(16).initial_prefixes(64), 4_096);
         assert_eq!(config(17).initial_prefixes(1), 80);
         assert_eq!(config(16).prefixes_per_worker(1).initial_prefixes(1), 4);
-    }
-
-    #[test]
-    fn a_large_run_aims_for_at_most_32768_prefixes() {
-        let config = |t| RunConfig::new(Mode::Count).threads(t);
+        // At most 32,768: it binds past 512 ranks of 16 threads and 2,048
+        // of one, or sooner with more prefixes a worker.
         assert_eq!(config(16).initial_prefixes(256), 16_384);
-        assert_eq!(config(16).initial_prefixes(512), 32_768);
         assert_eq!(config(16).initial_prefixes(1_024), 32_768);
         assert_eq!(config(1).initial_prefixes(2_048), 32_768);
         assert_eq!(config(1).initial_prefixes(4_096), 32_768);
