@@ -270,13 +270,12 @@ impl RunConfig {
     /// or 512 of 16 (runs of groups by default): there the expansion's
     /// cost keeps growing with the workers while what each worker gains
     /// from it does not, and a level of the tree can overshoot the aim
-    /// several times over. Simulated UTS
-    /// T1XXL on 1,024 ranks of 16 threads in groups of 32: 65,536 asked
-    /// gave a level of 193,128 prefixes, half a millisecond of a 22 ms run
-    /// in which every other worker waits, and efficiency 0.899; 32,768
-    /// asked gave 47,914 and 0.911. On 256 ranks of 16 threads the aim
-    /// stays 16,384 (47,914 prefixes): half of it, 12,013 prefixes, gave
-    /// 0.961 against 0.978
+    /// several times over. Simulated UTS T1XXL on 1,024 ranks of 16
+    /// threads in groups of 32: 65,536 asked gave a level of 193,128
+    /// prefixes, half a millisecond of a 22 ms run in which every other
+    /// worker waits, and efficiency 0.899; 32,768 asked gave 47,914 and
+    /// 0.911. On 256 ranks of 16 threads the aim stays 16,384 (47,914
+    /// prefixes): half of it, 12,013 prefixes, gave 0.961 against 0.978
     /// (`bench-results/README.md`, "The initial prefixes of a large run").
     pub fn initial_prefixes(&self, ranks: usize) -> usize {
         let threads = self.threads.max(1);
