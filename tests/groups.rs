@@ -62,6 +62,31 @@ fn counts_are_exact_on_64_oversubscribed_ranks_in_groups_of_8() {
     }
 }
 
+/// Direct steals (`--direct-steals`): ranks of a group ask each other for
+/// work before they ask their master, in one group and in groups; the
+/// counts and nodes stay exact and ranks do steal.
+#[test]
+fn direct_steals_keep_counts_and_nodes_exact() {
+    for (args, solutions) in [WORKLOADS[0], WORKLOADS[2]] {
+        let nodes = run(1, 0, args)["nodes"].as_u64().unwrap();
+        let mut steals = 0;
+        for group in [0, 3] {
+            let mut with = vec!["--direct-steals", "2"];
+            with.extend_from_slice(args);
+            let v = run(8, group, &with);
+            let what = format!("{args:?} on 8 ranks in groups of {group}, stealing");
+            assert_eq!(v["solutions"], solutions, "{what}");
+            assert_eq!(v["nodes"], nodes, "{what}");
+            let stats = v["rank_stats"].as_array().unwrap();
+            steals += stats
+                .iter()
+                .map(|r| r["steal_requests"].as_u64().unwrap())
+                .sum::<u64>();
+        }
+        assert!(steals > 0, "{args:?}: no rank asked another");
+    }
+}
+
 #[test]
 fn all_mode_in_groups_writes_the_same_solutions() {
     let dir = tempfile::tempdir().unwrap();

@@ -467,3 +467,62 @@ fn groups_whose_first_work_is_a_donation_resume_exactly() {
         );
     }
 }
+
+/// Direct steals (`RunConfig::direct_steals`): a dry or hungry rank asks
+/// ranks of its group for work itself before it asks its master. Under 32
+/// jittered schedules on a slow network, in one group and in groups of 5,
+/// the count and the nodes stay exact, ranks do steal from each other, and
+/// every mode gives its answer.
+#[test]
+fn direct_steals_keep_every_answer_exact_under_32_jittered_seeds() {
+    let (p3, _) = Params::named("T3").unwrap();
+    let t3 = Arc::new(Uts::new(p3, "T3"));
+    let mut steals = 0;
+    for seed in 1..=32 {
+        let mut config = crossing(64, 2, seed);
+        config.direct_steals = 1 + (seed % 3) as u32;
+        config.group_size = Some(if seed % 2 == 0 { 0 } else { 5 });
+        let r = simulate(&t3, &config).unwrap();
+        assert_eq!(counts(&r), T3, "seed {seed}");
+        steals += r.master.steals;
+    }
+    assert!(steals > 1000, "{steals} direct steals in one group");
+    let q = Arc::new(Queens::new(9, false).unwrap());
+    for group in [0, 4] {
+        let mut config = SimConfig::new(16, 2, 40);
+        config.group_size = Some(group);
+        config.direct_steals = 2;
+        assert_eq!(simulate(&q, &config).unwrap().solutions, 352);
+        for (mode, answer) in [(Mode::All, 352), (Mode::First, 1), (Mode::Unique, 2)] {
+            config.mode = mode;
+            assert_eq!(simulate(&q, &config).unwrap().solutions, answer);
+        }
+    }
+}
+
+/// With checkpoints, a stolen donation names its units to the victim's
+/// master as a donation the master asked for does: the root's account of
+/// the units stays exact, in one group and in groups.
+#[test]
+fn direct_steals_keep_the_units_of_checkpoints_exact() {
+    let dir = tempfile::tempdir().unwrap();
+    for (seed, group) in [(1, "0"), (2, "4"), (3, "0"), (4, "5")] {
+        let ckpt = dir.path().join(format!("t3-{seed}.ckpt"));
+        let v = sim_json(
+            sim()
+                .args(["--json", "--ranks", "24", "--threads", "2"])
+                .args(["--group-size", group, "--direct-steals", "2"])
+                .args(["--jitter", "4", "--network", "ethernet"])
+                .args(["--node-ns", "20", "--seed"])
+                .arg(seed.to_string())
+                .arg("--checkpoint")
+                .arg(&ckpt)
+                .args(["--checkpoint-every", "0.001", "uts", "--tree", "T3"]),
+        );
+        assert_eq!(
+            (v["solutions"].as_u64(), v["nodes"].as_u64()),
+            (Some(T3.0), Some(T3.1)),
+            "seed {seed}, groups of {group}"
+        );
+    }
+}

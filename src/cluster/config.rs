@@ -63,6 +63,12 @@ pub struct RunConfig {
     /// group is rounded up to whole nodes when the job script says how many
     /// ranks each node runs (`HYSOLVE_RANKS_PER_NODE`).
     pub group_size: Option<usize>,
+    /// Direct steals: how many ranks of its own group, picked at random,
+    /// a rank whose pool runs dry or is hungry asks for work itself
+    /// (`StealRequest`), one at a time, before it asks its master; 0 (the
+    /// default): none, every steal goes through the master (see
+    /// `cluster/README.md`, "Direct steals").
+    pub direct_steals: u32,
     /// When the input was parsed: `wall_s` counts from here [default: when
     /// the configuration was made].
     pub started: Instant,
@@ -163,6 +169,7 @@ impl std::fmt::Debug for RunConfig {
             .field("prefixes_per_worker", &self.prefixes_per_worker)
             .field("group_size", &self.group_size)
             .field("hunger", &self.hunger)
+            .field("direct_steals", &self.direct_steals)
             .field("limit", &self.limit)
             .field("at_least", &self.at_least)
             .field("ramp_up", &self.ramp_up)
@@ -183,6 +190,7 @@ impl RunConfig {
             prefixes_per_worker: DEFAULT_PREFIXES_PER_WORKER,
             hunger: None,
             group_size: None,
+            direct_steals: 0,
             started: Instant::now(),
             limit: None,
             at_least: None,
@@ -218,6 +226,13 @@ impl RunConfig {
     /// Ranks per group (see [`RunConfig::group_size`]; 0: one group).
     pub fn group_size(mut self, ranks: usize) -> Self {
         self.group_size = Some(ranks);
+        self
+    }
+
+    /// Ranks of its group a dry or hungry rank asks for work itself before
+    /// it asks its master (see [`RunConfig::direct_steals`]; 0: none).
+    pub fn direct_steals(mut self, tries: u32) -> Self {
+        self.direct_steals = tries;
         self
     }
 

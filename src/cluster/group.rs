@@ -362,6 +362,7 @@ impl GroupHost {
                 pieces,
                 units,
                 after,
+                direct,
             } => {
                 let thief_rank = thief as usize;
                 if thief_rank == from || thief_rank >= self.layout.ranks() {
@@ -372,9 +373,16 @@ impl GroupHost {
                         if let Some(u) = &mut self.units {
                             u.moved(&units);
                         }
-                        self.master
-                            .on_donated(local, Some(t), u64::from(pieces), now, &mut o);
+                        if direct {
+                            self.master.on_stolen(t, u64::from(pieces), now, &mut o);
+                        } else {
+                            self.master
+                                .on_donated(local, Some(t), u64::from(pieces), now, &mut o);
+                        }
                         thief_here = Some(t);
+                    }
+                    None if direct => {
+                        return Err(GroupError::Protocol(from, "steal from another group"));
                     }
                     None => {
                         // To another group, as the root asked: the root
@@ -388,6 +396,7 @@ impl GroupHost {
                                 pieces,
                                 units,
                                 after: self.received,
+                                direct: false,
                             },
                             out,
                         );

@@ -286,6 +286,7 @@ impl<'a> Head<'a> {
                 thief,
                 pieces,
                 units,
+                direct,
                 ..
             } => {
                 // In a run of groups, the thief is a rank of another group.
@@ -305,8 +306,12 @@ impl<'a> Head<'a> {
                         unit: e.0,
                     })?;
                 }
-                self.master
-                    .on_donated(from, Some(thief), u64::from(pieces), now, out);
+                if direct {
+                    self.master.on_stolen(thief, u64::from(pieces), now, out);
+                } else {
+                    self.master
+                        .on_donated(from, Some(thief), u64::from(pieces), now, out);
+                }
                 return Ok(Some(thief));
             }
             Message::Solutions { unit, texts } => self.solutions(from, unit, texts, out)?,
@@ -327,6 +332,8 @@ impl<'a> Head<'a> {
             Message::Work { .. }
             | Message::DonateRequest { .. }
             | Message::Donation { .. }
+            | Message::StealRequest
+            | Message::NoWork
             | Message::Incumbent(_)
             | Message::Up { .. }
             | Message::Down(_)
@@ -607,13 +614,17 @@ mod test {
     /// ordered channel per pair of ranks, and each step delivers the head
     /// of a channel drawn from `seed`: across pairs, any order. The
     /// protocol's master side and the ranks' donations, no thread, no
-    /// transport. Returns the outcome, the solutions delivered, and how
-    /// many messages the head held back.
+    /// transport. With `steals`, a rank that runs dry (and is not hungry)
+    /// first asks a rank drawn at random for work (`StealRequest`), and
+    /// asks the master once it is refused. Returns the outcome, the
+    /// solutions delivered, how many messages the head held back, and how
+    /// many direct steals it was told of.
     fn drive(
         size: usize,
         config: &RunConfig,
         seed: u64,
-    ) -> (Result<Outcome, RunError>, Vec<String>, u64) {
+        steals: bool,
+    ) -> (Result<Outcome, RunError>, Vec<String>, u64, u64) {
         let q = Queens::new(7, false).unwrap();
         let mut found = Vec::new();
         let mut sink = Callback(|t: &str| found.push(t.to_owned()));
@@ -643,6 +654,8 @@ mod test {
         // `Work` and `Donation` messages received; a `Hungry` is out.
         let mut dealt = vec![0u64; size];
         let mut hungry = vec![false; size];
+        // A `StealRequest` of the rank's is out.
+        let mut stealing = vec![false; size];
         let mut done = vec![SubtreeTotals::default(); size];
         let mut rng = seed.max(1);
         let mut steps = 0;
@@ -676,7 +689,11 @@ mod test {
                     let c = q.count_subtree(&mut state);
                     done[r].nodes += c.nodes;
                     done[r].solutions += c.solutions;
-                    if held[r].is_empty() {
+                    if held[r].is_empty() && steals && size > 1 && !hungry[r] {
+                        let victim = (r + 1 + (rng >> 32) as usize % (size - 1)) % size;
+                        stealing[r] = true;
+                        send(&mut wires, r, victim, Message::StealRequest);
+                    } else if held[r].is_empty() {
                         asks[r] += 1;
                         hungry[r] = false;
                         send(&mut wires, r, 0, ask(received[r], dealt[r]));
@@ -694,7 +711,10 @@ mod test {
                     hungry[to] = false;
                     held[to].extend(pieces);
                 }
-                Message::Donation { pieces, .. } => {
+                Message::Donation { pieces, direct, .. } => {
+                    if direct {
+                        stealing[to] = false;
+                    }
                     received[to] += 1;
                     dealt[to] += 1;
                     hungry[to] = false;
@@ -709,10 +729,12 @@ mod test {
                             pieces: pieces.len() as u32,
                             units: Vec::new(),
                             after: received[to],
+                            direct: false,
                         };
                         let donation = Message::Donation {
                             pieces,
                             initial_depth: 0,
+                            direct: false,
                         };
                         send(&mut wires, to, thief as usize, donation);
                         send(&mut wires, to, 0, donated);
@@ -723,6 +745,43 @@ mod test {
                         }
                     }
                     // Otherwise its ask, sent or to come, answers.
+                }
+                // A rank that holds pieces gives half; one that holds
+                // none (it waits, or steals itself) refuses.
+                Message::StealRequest => {
+                    let n = held[to].len();
+                    if n == 0 {
+                        send(&mut wires, to, from, Message::NoWork);
+                        continue;
+                    }
+                    let pieces: Vec<Piece> = held[to].drain(n / 2..).collect();
+                    let donated = Message::Donated {
+                        thief: from as u32,
+                        pieces: pieces.len() as u32,
+                        units: Vec::new(),
+                        after: received[to],
+                        direct: true,
+                    };
+                    let donation = Message::Donation {
+                        pieces,
+                        initial_depth: 0,
+                        direct: true,
+                    };
+                    send(&mut wires, to, from, donation);
+                    send(&mut wires, to, 0, donated);
+                    if held[to].is_empty() {
+                        asks[to] += 1;
+                        hungry[to] = false;
+                        send(&mut wires, to, 0, ask(received[to], dealt[to]));
+                    }
+                }
+                Message::NoWork => {
+                    stealing[to] = false;
+                    if held[to].is_empty() {
+                        asks[to] += 1;
+                        hungry[to] = false;
+                        send(&mut wires, to, 0, ask(received[to], dealt[to]));
+                    }
                 }
                 Message::Terminate => {
                     let report = RankReport {
@@ -743,8 +802,10 @@ mod test {
             }
         }
         let held_back = head.master.stats.held_back;
+        let stolen = head.master.stats.steals;
+        assert!(stealing.iter().all(|s| !s), "a steal in flight at the end");
         let outcome = head.finish(size);
-        (outcome, found, held_back)
+        (outcome, found, held_back, stolen)
     }
 
     #[derive(Clone, Default)]
@@ -757,26 +818,34 @@ mod test {
     fn the_head_counts_the_whole_tree_over_any_number_of_ranks_and_orders() {
         let q = Queens::new(7, false).unwrap();
         let (whole, _) = sequential(&q, Mode::Count);
-        let mut held_back = 0;
-        for size in [1, 2, 3, 8] {
-            for seed in 1..=20 {
-                let config = RunConfig::new(Mode::Count).threads(1);
-                let (outcome, _, held) = drive(size, &config, seed);
-                let o = outcome.unwrap();
-                assert_eq!((o.solutions, o.nodes), (40, whole.nodes), "{size} ranks");
-                assert_eq!((o.ranks, o.reports.len()), (size, size));
-                held_back += held;
+        let (mut held_back, mut stolen) = (0, 0);
+        for steals in [false, true] {
+            for size in [1, 2, 3, 8] {
+                for seed in 1..=20 {
+                    let config = RunConfig::new(Mode::Count).threads(1);
+                    let (outcome, _, held, s) = drive(size, &config, seed, steals);
+                    let o = outcome.unwrap();
+                    let at = format!("{size} ranks, seed {seed}, steals {steals}");
+                    assert_eq!((o.solutions, o.nodes), (40, whole.nodes), "{at}");
+                    assert_eq!((o.ranks, o.reports.len()), (size, size));
+                    held_back += held;
+                    stolen += s;
+                }
             }
         }
-        // Some thief's ask did overtake its victim's `Donated`.
-        assert!(held_back > 0);
+        // Some thief's ask did overtake its victim's `Donated`, and ranks
+        // stole from each other.
+        assert!(
+            held_back > 0 && stolen > 0,
+            "{held_back} held, {stolen} stolen"
+        );
     }
 
     #[test]
     fn a_signal_ends_the_run_as_interrupted() {
         let flag = Arc::new(AtomicBool::new(true));
         let config = RunConfig::new(Mode::Count).threads(1).interrupt(flag);
-        match drive(3, &config, 1).0 {
+        match drive(3, &config, 1, false).0 {
             Err(RunError::Interrupted { checkpoint: None }) => {}
             other => panic!("{other:?}"),
         }

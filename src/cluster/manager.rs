@@ -201,7 +201,8 @@ impl<'a, P: Problem, T: Transport> Manager<'a, P, T> {
                 pool,
                 report,
                 config.checkpoint.is_some(),
-            ),
+            )
+            .with_direct_steals(config.direct_steals),
             events,
             head: None,
             race: None,
@@ -358,11 +359,16 @@ impl<'a, P: Problem, T: Transport> Manager<'a, P, T> {
             Message::Donation {
                 pieces,
                 initial_depth,
-            } => self.state.on_donation(pieces, initial_depth)?,
+                direct,
+            } => self
+                .state
+                .on_donation(pieces, initial_depth, direct, now, &mut sends)?,
             Message::DonateRequest { thief, asks } => {
                 self.state
                     .on_donate_request(thief as usize, asks, now, &mut sends);
             }
+            Message::StealRequest => self.state.on_steal_request(from, now, &mut sends),
+            Message::NoWork => self.state.on_no_work(now, &mut sends),
             Message::Incumbent(value) => self.state.on_incumbent(value),
             Message::Terminate => {
                 let wall_s = self.config.started.elapsed().as_secs_f64();

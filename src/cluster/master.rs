@@ -85,6 +85,13 @@ pub struct MasterStats {
     pub held_back: u64,
     /// `Hungry` messages handled (from ranks that still held work).
     pub hungers: u64,
+    /// Direct steals: donations ranks made at a thief's own request
+    /// (`StealRequest`), announced by a `Donated`.
+    #[serde(default)]
+    pub steals: u64,
+    /// Prefixes those donations carried.
+    #[serde(default)]
+    pub prefixes_stolen: u64,
     /// Optimisation: `Improved` messages received that improved on the
     /// incumbent (the others came too late to).
     pub improvements: u64,
@@ -431,6 +438,20 @@ impl Master {
             None => self.foreign = None,
         }
         self.release_thief(from);
+        self.serve(now, out);
+    }
+
+    /// A rank sent `thief`, a rank of its group, a donation of `pieces`
+    /// subtrees at the thief's own request (a direct steal): the thief was
+    /// dealt work, as if the master had dealt it. The victim answered no
+    /// request of the master's, so what it owes stays owed. (The thief
+    /// has no victim here: a rank steals only before it asks or says it
+    /// is hungry, and its later messages are handled after this one, see
+    /// `causal.rs`.)
+    pub(super) fn on_stolen(&mut self, thief: usize, pieces: u64, now: Instant, out: &mut Outbox) {
+        self.stats.steals += 1;
+        self.stats.prefixes_stolen += pieces;
+        self.dealt(thief, now);
         self.serve(now, out);
     }
 

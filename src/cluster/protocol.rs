@@ -46,20 +46,34 @@ pub(super) enum Message {
     /// Answered by a `Donation` to the thief and a `Donated` to the master,
     /// or, when the rank has nothing left to give, by its next `AskForWork`.
     DonateRequest { thief: u32, asks: u64 },
-    /// Victim -> thief: the answer to a `DonateRequest`, subtrees to search
-    /// (never empty), as in `Work`.
+    /// Victim -> thief: the answer to a `DonateRequest`, or (`direct`) to
+    /// the thief's own `StealRequest`: subtrees to search (never empty),
+    /// as in `Work`.
     Donation {
         pieces: Vec<Piece>,
         initial_depth: u32,
+        direct: bool,
     },
     /// Victim -> master: the rank sent `thief` a `Donation` of `pieces`
     /// subtrees; with checkpoints on, `units` names the unit of each.
+    /// `direct`: the answer to the thief's `StealRequest`, not to a
+    /// `DonateRequest` of the master's (it answers no request of the
+    /// master's).
     Donated {
         thief: u32,
         pieces: u32,
         units: Vec<Prefix>,
         after: u64,
+        direct: bool,
     },
+    /// Rank -> rank of its group, with direct steals on: the sender's pool
+    /// ran dry, or is hungry, and it asks this rank for work before it asks
+    /// its master. Answered by a `Donation` (`direct`) or by `NoWork`,
+    /// always: the sender waits for the answer before it asks again.
+    StealRequest,
+    /// Rank -> rank: the answer to a `StealRequest` when the rank has
+    /// nothing to give.
+    NoWork,
     /// Rank -> master: solutions found (modes that keep solutions), with
     /// checkpoints on, tagged with the unit they belong to.
     Solutions {
@@ -116,6 +130,9 @@ pub struct RankReport {
     pub asks: u64,
     /// `Hungry` messages sent.
     pub hungers: u64,
+    /// `StealRequest` messages sent (direct steals).
+    #[serde(default)]
+    pub steal_requests: u64,
     /// `Improved` messages it sent: improvements on the best it knew.
     pub improvements_sent: u64,
     /// `Incumbent` messages it received.
@@ -157,6 +174,8 @@ impl Message {
             Message::DonateRequest { .. } => "DonateRequest",
             Message::Donation { .. } => "Donation",
             Message::Donated { .. } => "Donated",
+            Message::StealRequest => "StealRequest",
+            Message::NoWork => "NoWork",
             Message::Solutions { .. } => "Solutions",
             Message::UnitDone { .. } => "UnitDone",
             Message::Improved { .. } => "Improved",
@@ -236,17 +255,22 @@ mod test {
             Message::Donation {
                 pieces,
                 initial_depth: 3,
+                direct: false,
             },
             Message::Donation {
                 pieces: vec![],
                 initial_depth: 0,
+                direct: true,
             },
             Message::Donated {
                 thief: 7,
                 pieces: 3,
                 units: vec![Prefix(vec![0, 1]), Prefix(vec![2, 2])],
                 after: u64::MAX,
+                direct: true,
             },
+            Message::StealRequest,
+            Message::NoWork,
             Message::UnitDone {
                 report: UnitReport {
                     unit: Prefix(vec![2, 7]),
@@ -285,6 +309,7 @@ mod test {
                 donations_received: 1,
                 asks: 2,
                 hungers: 5,
+                steal_requests: 6,
                 improvements_sent: 3,
                 incumbents_received: 4,
                 messages_sent: 17,

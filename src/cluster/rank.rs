@@ -7,10 +7,12 @@
 //! asked for work since it last got some), whether it said it is hungry
 //! (some workers idle while it holds work) and the deals it received, the
 //! thief it owes a donation,
-//! the donations it received, whether it has terminated, and the rank's
-//! report. Its inputs are the master's messages, donations from other
-//! ranks and the pool's events; its outputs are messages to the master and
-//! donations to thieves, pushed on a list the caller sends. The pool is
+//! the donations it received, with direct steals its own `StealRequest`
+//! out, whether it has terminated, and the rank's report. Its inputs are
+//! the master's messages, donations, steal requests and their refusals
+//! from other ranks and the pool's events; its outputs are messages to the
+//! master, donations to thieves and steal requests to ranks of its group,
+//! pushed on a list the caller sends. The pool is
 //! reached through [`Workers`], so that tests drive the state machine with
 //! a pool of their own, and no thread, clock or transport is touched here
 //! (times come in as arguments).
@@ -19,6 +21,9 @@ use super::layout::Layout;
 use super::outcome::RunError;
 use super::protocol::{Message, RankReport};
 use crate::engine::{Mode, Piece, PoolEvent, Problem, RankPool, Tally, Task, WorkerStats};
+use rand::{RngExt, SeedableRng};
+use rand_xorshift::XorShiftRng;
+use std::ops::Range;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -83,6 +88,14 @@ impl<N: Clone + Send + 'static> Workers<N> for RankPool<N> {
 /// master too.
 pub(crate) type Sends = Vec<(usize, Message)>;
 
+/// A donation this rank was asked for and has not made: to whom, and
+/// whether the thief asked itself (`StealRequest`) or the master did.
+#[derive(Debug, Clone, Copy)]
+struct Owed {
+    thief: usize,
+    direct: bool,
+}
+
 /// One rank's state machine.
 pub(crate) struct RankState<P: Problem, W: Workers<P::Node>> {
     problem: Arc<P>,
@@ -102,8 +115,25 @@ pub(crate) struct RankState<P: Problem, W: Workers<P::Node>> {
     /// `Work` and `Donation` messages received.
     dealt: u64,
     /// The thief this rank was asked to donate to and has not yet: its
-    /// pool's next `Donated` or its `AskForWork` answers.
-    owes_donation: Option<usize>,
+    /// pool's next `Donated` answers, or (the master's request) its
+    /// `AskForWork`, or (a thief's own) a `NoWork`.
+    owes_donation: Option<Owed>,
+    /// Direct steals: ranks of its group a dry or hungry rank asks itself
+    /// before it asks its master (0: none).
+    direct_steals: u32,
+    /// The ranks of its group (itself among them).
+    group: Range<usize>,
+    /// Picks the rank a steal asks.
+    rng: XorShiftRng,
+    /// A `StealRequest` of this rank's is out, and after a `NoWork` it
+    /// asks this many more ranks. It asks its master only once the answer
+    /// came, so no steal of its is in flight when its master hears it.
+    stealing: Option<u32>,
+    /// Its pool ran dry and it has not asked: a steal is out.
+    dry: bool,
+    /// `dealt` when its hungry pool began to steal: work that came since
+    /// ends the steal.
+    hungry_since: u64,
     /// The depth of the initial prefixes, from the last work received.
     initial_depth: u32,
     /// With checkpoints: a `Donated` names the unit of each piece.
@@ -137,12 +167,25 @@ impl<P: Problem, W: Workers<P::Node>> RankState<P, W> {
             hungry: false,
             dealt: 0,
             owes_donation: None,
+            direct_steals: 0,
+            group: layout.members(layout.group_of(rank)),
+            rng: XorShiftRng::seed_from_u64(0x5eed ^ rank as u64),
+            stealing: None,
+            dry: false,
+            hungry_since: 0,
             initial_depth: 0,
             track_units,
             terminated: false,
             report,
             last_progress: Instant::now(),
         }
+    }
+
+    /// With direct steals: ranks of its group this rank asks for work
+    /// itself, one at a time, before it asks its master.
+    pub(crate) fn with_direct_steals(mut self, tries: u32) -> Self {
+        self.direct_steals = tries;
+        self
     }
 
     /// The rank starts with nothing: it asks the master for work.
@@ -184,16 +227,67 @@ impl<P: Problem, W: Workers<P::Node>> RankState<P, W> {
         &self.report
     }
 
-    /// The workers have finished everything they were given: ask for work.
-    /// The ask also answers a donation request still open (nothing to give).
-    fn go_idle(&mut self, now: Instant, out: &mut Sends) {
-        if self.owes_donation.take().is_some() {
-            // No worker took the request up: one that did sent its
-            // `Donated` before the pool could go idle, and that was handled.
-            if let Some(w) = &self.workers {
-                w.withdraw_donation_request();
-            }
+    /// Takes back from the pool the donation request this rank owes (no
+    /// worker took it up: one that did sent its `Donated` before the pool
+    /// could go idle, and that was handled). A thief that asked itself is
+    /// told there is nothing; the master's request stays owed, answered by
+    /// the ask, or by what a steal brings.
+    fn withdraw_owed(&mut self, out: &mut Sends) {
+        let Some(owed) = self.owes_donation else {
+            return;
+        };
+        if let Some(w) = &self.workers {
+            w.withdraw_donation_request();
         }
+        if owed.direct {
+            self.owes_donation = None;
+            out.push((owed.thief, Message::NoWork));
+        }
+    }
+
+    /// Asks a rank of its group, picked at random, for work, with `left`
+    /// more to ask after a refusal; false when it has none to ask.
+    fn steal(&mut self, left: u32, out: &mut Sends) -> bool {
+        let others = self.group.len().saturating_sub(1);
+        if others == 0 {
+            return false;
+        }
+        let mut victim = self.group.start + self.rng.random_range(0..others);
+        if victim >= self.rank {
+            victim += 1;
+        }
+        self.stealing = Some(left);
+        self.report.steal_requests += 1;
+        out.push((victim, Message::StealRequest));
+        true
+    }
+
+    /// The workers have finished everything they were given. With direct
+    /// steals the rank first asks ranks of its group (unless its master
+    /// knows it is hungry and finds it work already); then, or at once, it
+    /// asks its master.
+    fn run_dry(&mut self, now: Instant, out: &mut Sends) {
+        self.withdraw_owed(out);
+        self.dry = true;
+        if self.stealing.is_some() {
+            // A hungry rank's steal is out: its answer decides.
+            return;
+        }
+        if self.direct_steals > 0 && !self.hungry && self.steal(self.direct_steals - 1, out) {
+            return;
+        }
+        self.go_idle(now, out);
+    }
+
+    /// Asks the master for work (no steal of its own is out). The ask also
+    /// answers a donation request still open (nothing to give).
+    fn go_idle(&mut self, now: Instant, out: &mut Sends) {
+        if !self.dry {
+            // (A dry rank withdrew it when its pool ran dry.)
+            self.withdraw_owed(out);
+        }
+        self.owes_donation = None;
+        self.dry = false;
         self.busy = false;
         self.hungry = false;
         self.report.asks += 1;
@@ -206,8 +300,9 @@ impl<P: Problem, W: Workers<P::Node>> RankState<P, W> {
         out.push((self.master, ask));
     }
 
-    /// Sends `tasks` to `thief` and tells the master.
-    fn donate(&mut self, thief: usize, tasks: &[Task<P::Node>], out: &mut Sends) {
+    /// Sends `tasks` to `thief` (`direct`: at its own request) and tells
+    /// the master.
+    fn donate(&mut self, thief: usize, tasks: &[Task<P::Node>], direct: bool, out: &mut Sends) {
         let pieces = self.pieces(tasks);
         self.report.prefixes_donated += pieces.len() as u64;
         let units = if self.track_units {
@@ -221,6 +316,7 @@ impl<P: Problem, W: Workers<P::Node>> RankState<P, W> {
             pieces: pieces.len() as u32,
             units,
             after: self.report.donations_received,
+            direct,
         };
         let initial_depth = self.initial_depth;
         out.push((
@@ -228,6 +324,7 @@ impl<P: Problem, W: Workers<P::Node>> RankState<P, W> {
             Message::Donation {
                 pieces,
                 initial_depth,
+                direct,
             },
         ));
         // A thief of another group (the root asked for it): its group's
@@ -262,23 +359,25 @@ impl<P: Problem, W: Workers<P::Node>> RankState<P, W> {
             // work that came since (an answer to `Hungry`) makes it stale,
             // and the pool tells again when that work is done.
             PoolEvent::Idle => {
-                if self.busy && self.workers.as_ref().is_some_and(Workers::idle) {
-                    self.go_idle(now, out);
+                if self.busy && !self.dry && self.workers.as_ref().is_some_and(Workers::idle) {
+                    self.run_dry(now, out);
                 }
             }
             PoolEvent::Hungry => {
-                if self.busy && !self.hungry {
-                    self.hungry = true;
-                    self.report.hungers += 1;
-                    let after = self.report.donations_received;
-                    out.push((self.master, Message::Hungry { after }));
+                if !self.busy || self.dry || self.hungry || self.stealing.is_some() {
+                    return;
                 }
+                if self.direct_steals > 0 && self.steal(self.direct_steals - 1, out) {
+                    self.hungry_since = self.dealt;
+                    return;
+                }
+                self.say_hungry(out);
             }
             PoolEvent::Donated(tasks) => {
                 // A worker answers the request this rank owes (the pool
                 // raises its flag for one request at a time).
-                if let Some(thief) = self.owes_donation.take() {
-                    self.donate(thief, &tasks, out);
+                if let Some(owed) = self.owes_donation.take() {
+                    self.donate(owed.thief, &tasks, owed.direct, out);
                 } else if let Some(w) = &self.workers {
                     // Cannot happen: a split nobody asked for stays here.
                     w.inject(tasks);
@@ -291,6 +390,64 @@ impl<P: Problem, W: Workers<P::Node>> RankState<P, W> {
         }
     }
 
+    /// Tells the master the rank would take more work while it holds some.
+    fn say_hungry(&mut self, out: &mut Sends) {
+        self.hungry = true;
+        self.report.hungers += 1;
+        let after = self.report.donations_received;
+        out.push((self.master, Message::Hungry { after }));
+    }
+
+    /// `NoWork`: the rank this one asked has nothing to give. A dry rank
+    /// asks the next, or its master after the last; a hungry one likewise
+    /// says so to its master, unless work came since it began.
+    pub(crate) fn on_no_work(&mut self, now: Instant, out: &mut Sends) {
+        let Some(left) = self.stealing.take() else {
+            return;
+        };
+        if self.terminated || !self.busy {
+            return;
+        }
+        if left > 0 && (self.dry || self.dealt == self.hungry_since) && self.steal(left - 1, out) {
+            return;
+        }
+        if self.dry {
+            self.go_idle(now, out);
+        } else if self.dealt == self.hungry_since && !self.hungry {
+            self.say_hungry(out);
+        }
+    }
+
+    /// `StealRequest` from `thief`, a rank of this group: half of what
+    /// this rank holds, as for the master's request, or `NoWork` when it
+    /// holds nothing or owes a donation already (its pool gives one at a
+    /// time).
+    pub(crate) fn on_steal_request(&mut self, thief: usize, now: Instant, out: &mut Sends) {
+        if self.terminated {
+            return;
+        }
+        if !self.busy || self.dry || self.owes_donation.is_some() || self.workers.is_none() {
+            out.push((thief, Message::NoWork));
+            return;
+        }
+        self.give(thief, true, now, out);
+    }
+
+    /// Gives `thief` half of what the pool holds now, or owes it until a
+    /// worker splits its walk.
+    fn give(&mut self, thief: usize, direct: bool, now: Instant, out: &mut Sends) {
+        let Some(w) = &self.workers else { return };
+        let (taken, now_idle) = w.request_donation();
+        if taken.is_empty() {
+            self.owes_donation = Some(Owed { thief, direct });
+            return;
+        }
+        self.donate(thief, &taken, direct, out);
+        if now_idle {
+            self.run_dry(now, out);
+        }
+    }
+
     /// `Incumbent`: the best objective known anywhere.
     pub(crate) fn on_incumbent(&mut self, value: u64) {
         self.report.incumbents_received += 1;
@@ -299,14 +456,31 @@ impl<P: Problem, W: Workers<P::Node>> RankState<P, W> {
         }
     }
 
-    /// `Donation`: subtrees from a victim asked for this rank, as `Work`.
+    /// `Donation`: subtrees from a victim asked for this rank (`direct`:
+    /// asked by this rank's `StealRequest`, which it answers), as `Work`.
+    /// A dry rank that owes its master a donation gives from them at once.
     pub(crate) fn on_donation(
         &mut self,
         pieces: Vec<Piece>,
         initial_depth: u32,
+        direct: bool,
+        now: Instant,
+        out: &mut Sends,
     ) -> Result<(), RunError> {
+        if self.terminated {
+            return Ok(());
+        }
         self.report.donations_received += 1;
-        self.on_work(pieces, initial_depth)
+        if direct {
+            self.stealing = None;
+        }
+        let was_dry = self.dry;
+        self.on_work(pieces, initial_depth)?;
+        if let Some(owed) = self.owes_donation.filter(|_| was_dry) {
+            self.owes_donation = None;
+            self.give(owed.thief, owed.direct, now, out);
+        }
+        Ok(())
     }
 
     /// `Work`: subtrees for the workers.
@@ -330,6 +504,7 @@ impl<P: Problem, W: Workers<P::Node>> RankState<P, W> {
             tasks.push(task);
         }
         self.busy = true;
+        self.dry = false;
         self.hungry = false;
         self.dealt += 1;
         self.initial_depth = initial_depth;
@@ -359,16 +534,26 @@ impl<P: Problem, W: Workers<P::Node>> RankState<P, W> {
         if self.terminated || !self.busy || asks < self.report.asks {
             return;
         }
-        let Some(w) = &self.workers else { return };
-        let (taken, now_idle) = w.request_donation();
-        if taken.is_empty() {
-            self.owes_donation = Some(thief);
+        if self.dry {
+            // Its pool is idle and a steal of its own is out: the ask
+            // after it, or what it brings, answers.
+            self.owes_donation = Some(Owed {
+                thief,
+                direct: false,
+            });
             return;
         }
-        self.donate(thief, &taken, out);
-        if now_idle {
-            self.go_idle(now, out);
+        if let Some(owed) = self.owes_donation.filter(|o| o.direct) {
+            // The pool's one request is up for a thief that asked itself:
+            // the master's thief takes it, the other is refused.
+            out.push((owed.thief, Message::NoWork));
+            self.owes_donation = Some(Owed {
+                thief,
+                direct: false,
+            });
+            return;
         }
+        self.give(thief, false, now, out);
     }
 
     /// `Terminate`: stops the workers and sends the rank's final report,
@@ -509,7 +694,7 @@ mod test {
         let (now, mut out) = (Instant::now(), Vec::new());
         r.start(now, &mut out);
         r.on_work(pieces(2), 1).unwrap();
-        r.on_donation(pieces(1), 1).unwrap();
+        r.on_donation(pieces(1), 1, false, now, &mut out).unwrap();
         *fake.holding.borrow_mut() = true;
         r.on_event(PoolEvent::Idle, now, &mut out);
         assert!(out.len() == 1 && r.busy());
@@ -545,7 +730,7 @@ mod test {
         r.on_event(PoolEvent::Hungry, now, &mut out);
         assert_eq!(out.len(), 2);
         assert!(matches!(&out[1], (0, Message::Hungry { after: 0 })));
-        r.on_donation(pieces(1), 1).unwrap();
+        r.on_donation(pieces(1), 1, false, now, &mut out).unwrap();
         r.on_event(PoolEvent::Hungry, now, &mut out);
         assert!(matches!(&out[2], (0, Message::Hungry { after: 1 })));
         r.on_event(PoolEvent::Idle, now, &mut out);
@@ -574,7 +759,7 @@ mod test {
     /// Whether `m` tells the master of a donation of `n` pieces to `thief`
     /// (units named: checkpoints are on), sent after `after` donations.
     fn is_donated(m: &(usize, Message), thief: usize, n: usize, after: u64) -> bool {
-        matches!(m, (0, Message::Donated { thief: t, pieces, units, after: a })
+        matches!(m, (0, Message::Donated { thief: t, pieces, units, after: a, direct: false })
             if *t as usize == thief && *pieces as usize == n && units.len() == n && *a == after)
     }
 
@@ -620,7 +805,7 @@ mod test {
         r.start(now, &mut out);
         // A donation from another rank arrives first: the rank works, and
         // its later messages say it received one.
-        r.on_donation(pieces(2), 1).unwrap();
+        r.on_donation(pieces(2), 1, false, now, &mut out).unwrap();
         assert!(r.busy() && r.report().donations_received == 1);
         // A request the master made before it had heard the rank's ask
         // (it had handled none of its asks) is void.
@@ -635,6 +820,212 @@ mod test {
         assert!(is_donation(&out[1], 3, 1) && is_donated(&out[2], 3, 1, 1));
         r.on_event(PoolEvent::Idle, now, &mut out);
         assert!(matches!(&out[3], (0, Message::AskForWork { after: 1, .. })));
+    }
+
+    /// A rank of `fake` that steals from `tries` ranks before it asks.
+    fn stealer(fake: &Fake, r: usize, tries: u32) -> RankState<Queens, &Fake> {
+        rank(fake, r).with_direct_steals(tries)
+    }
+
+    /// The rank a steal request in `m` goes to, if it is one.
+    fn steal_to(m: &(usize, Message)) -> Option<usize> {
+        matches!(m.1, Message::StealRequest).then_some(m.0)
+    }
+
+    #[test]
+    fn a_dry_rank_asks_ranks_of_its_group_one_at_a_time_then_its_master() {
+        let fake = Fake::default();
+        let mut r = stealer(&fake, 3, 2);
+        let (now, mut out) = (Instant::now(), Vec::new());
+        // Its first work comes from its master.
+        r.start(now, &mut out);
+        assert!(is_ask(&out[0]));
+        r.on_work(pieces(2), 1).unwrap();
+        r.on_event(PoolEvent::Idle, now, &mut out);
+        let first = steal_to(&out[1]).expect("a steal, not an ask");
+        assert!(first != 3 && first < 8 && out.len() == 2);
+        // Idle again while its steal is out: nothing more goes.
+        r.on_event(PoolEvent::Idle, now, &mut out);
+        assert_eq!(out.len(), 2);
+        r.on_no_work(now, &mut out);
+        let second = steal_to(&out[2]).expect("a second steal");
+        assert!(second != 3 && second < 8);
+        r.on_no_work(now, &mut out);
+        assert!(is_ask(&out[3]) && !r.busy());
+        // A stray refusal changes nothing.
+        r.on_no_work(now, &mut out);
+        assert_eq!((out.len(), r.report().steal_requests), (4, 2));
+        // Rank 0 alone in its group has no one to steal from.
+        let fake0 = Fake::default();
+        let mut alone = RankState::new(
+            Arc::new(Queens::new(6, false).unwrap()),
+            Mode::Count,
+            0,
+            Layout::groups_of(9, 4, 1),
+            &fake0,
+            RankReport::default(),
+            false,
+        )
+        .with_direct_steals(2);
+        let mut out0 = Vec::new();
+        alone.start(now, &mut out0);
+        alone.on_work(pieces(1), 1).unwrap();
+        alone.on_event(PoolEvent::Idle, now, &mut out0);
+        assert!(out0.len() == 2 && is_ask(&out0[1]));
+    }
+
+    #[test]
+    fn a_stolen_donation_ends_the_steal_and_the_rank_works_on() {
+        let fake = Fake::default();
+        let mut r = stealer(&fake, 1, 1);
+        let (now, mut out) = (Instant::now(), Vec::new());
+        r.start(now, &mut out);
+        r.on_work(pieces(1), 1).unwrap();
+        r.on_event(PoolEvent::Idle, now, &mut out);
+        assert!(steal_to(&out[1]).is_some());
+        r.on_donation(pieces(3), 1, true, now, &mut out).unwrap();
+        assert!(r.busy() && r.report().donations_received == 1);
+        assert_eq!(fake.injected.borrow().len(), 4);
+        // Dry again: a new steal, and after its one refusal, the ask,
+        // which counts the stolen donation among its deals.
+        r.on_event(PoolEvent::Idle, now, &mut out);
+        assert!(steal_to(&out[2]).is_some());
+        r.on_no_work(now, &mut out);
+        assert!(matches!(
+            &out[3],
+            (
+                0,
+                Message::AskForWork {
+                    after: 1,
+                    dealt: 2,
+                    ..
+                }
+            )
+        ));
+    }
+
+    #[test]
+    fn a_rank_gives_a_thief_that_asks_itself_what_it_can_or_refuses() {
+        let fake = Fake::default();
+        let mut r = stealer(&fake, 1, 1);
+        let (now, mut out) = (Instant::now(), Vec::new());
+        r.start(now, &mut out);
+        // Waiting for its master: nothing to give.
+        r.on_steal_request(4, now, &mut out);
+        assert!(matches!(&out[1], (4, Message::NoWork)));
+        r.on_work(pieces(4), 1).unwrap();
+        let q = Queens::new(6, false).unwrap();
+        let task = |i: u32| Piece::named(Prefix(vec![i])).task(&q, Mode::Count).unwrap();
+        // Queued tasks go at once, the master told it was a steal.
+        *fake.donation.borrow_mut() = Some((vec![task(0), task(1)], false));
+        r.on_steal_request(4, now, &mut out);
+        assert!(
+            matches!(&out[2], (4, Message::Donation { pieces, direct: true, .. }) if pieces.len() == 2)
+        );
+        assert!(matches!(
+            &out[3],
+            (
+                0,
+                Message::Donated {
+                    thief: 4,
+                    direct: true,
+                    ..
+                }
+            )
+        ));
+        // None queued: owed until a worker splits; a second thief is
+        // refused meanwhile (the pool gives one at a time).
+        r.on_steal_request(5, now, &mut out);
+        assert!(r.owes_donation() && out.len() == 4);
+        r.on_steal_request(6, now, &mut out);
+        assert!(matches!(&out[4], (6, Message::NoWork)));
+        r.on_event(PoolEvent::Donated(vec![task(2)]), now, &mut out);
+        assert!(matches!(
+            &out[5],
+            (5, Message::Donation { direct: true, .. })
+        ));
+        assert!(matches!(
+            &out[6],
+            (
+                0,
+                Message::Donated {
+                    thief: 5,
+                    direct: true,
+                    ..
+                }
+            )
+        ));
+        // Owed and never made: the pool runs dry, the thief is refused,
+        // and the rank steals itself.
+        r.on_steal_request(7, now, &mut out);
+        r.on_event(PoolEvent::Idle, now, &mut out);
+        assert!(matches!(&out[7], (7, Message::NoWork)) && steal_to(&out[8]).is_some());
+        assert!(!r.owes_donation() && *fake.withdrawn.borrow() == 1);
+    }
+
+    #[test]
+    fn the_master_s_request_outranks_a_thief_s_own_and_outlives_a_steal() {
+        let fake = Fake::default();
+        let mut r = stealer(&fake, 1, 1);
+        let (now, mut out) = (Instant::now(), Vec::new());
+        r.start(now, &mut out);
+        r.on_work(pieces(2), 1).unwrap();
+        let q = Queens::new(6, false).unwrap();
+        let task = |i: u32| Piece::named(Prefix(vec![i])).task(&q, Mode::Count).unwrap();
+        // Owed to a thief that asked itself; the master's request takes
+        // the pool's one request, and that thief is refused.
+        r.on_steal_request(4, now, &mut out);
+        r.on_donate_request(6, 1, now, &mut out);
+        assert!(matches!(&out[1], (4, Message::NoWork)) && r.owes_donation());
+        r.on_event(PoolEvent::Donated(vec![task(0)]), now, &mut out);
+        assert!(matches!(
+            &out[2],
+            (6, Message::Donation { direct: false, .. })
+        ));
+        assert!(is_donated(&out[3], 6, 1, 0));
+        // Dry, stealing: the master's request waits for what the steal
+        // brings, and gets half of it at once.
+        r.on_event(PoolEvent::Idle, now, &mut out);
+        assert!(steal_to(&out[4]).is_some());
+        r.on_donate_request(2, 1, now, &mut out);
+        assert!(r.owes_donation() && out.len() == 5);
+        *fake.donation.borrow_mut() = Some((vec![task(1)], false));
+        r.on_donation(pieces(2), 1, true, now, &mut out).unwrap();
+        assert!(matches!(
+            &out[5],
+            (2, Message::Donation { direct: false, .. })
+        ));
+        assert!(is_donated(&out[6], 2, 1, 1) && !r.owes_donation());
+        // Or, when the steal is refused, the ask answers it.
+        r.on_event(PoolEvent::Idle, now, &mut out);
+        r.on_donate_request(3, 1, now, &mut out);
+        r.on_no_work(now, &mut out);
+        assert!(is_ask(&out[8]) && !r.owes_donation());
+    }
+
+    #[test]
+    fn a_hungry_rank_steals_first_and_tells_its_master_after() {
+        let fake = Fake::default();
+        let mut r = stealer(&fake, 1, 1);
+        let (now, mut out) = (Instant::now(), Vec::new());
+        r.start(now, &mut out);
+        r.on_work(pieces(2), 1).unwrap();
+        r.on_event(PoolEvent::Hungry, now, &mut out);
+        assert!(steal_to(&out[1]).is_some());
+        r.on_event(PoolEvent::Hungry, now, &mut out);
+        assert_eq!(out.len(), 2);
+        r.on_no_work(now, &mut out);
+        assert!(matches!(&out[2], (0, Message::Hungry { after: 0 })));
+        // Its master knows: dry, it asks at once.
+        r.on_event(PoolEvent::Idle, now, &mut out);
+        assert!(is_ask(&out[3]));
+        // Work that came during a hungry steal ends it quietly.
+        r.on_work(pieces(1), 1).unwrap();
+        r.on_event(PoolEvent::Hungry, now, &mut out);
+        assert!(steal_to(&out[4]).is_some());
+        r.on_work(pieces(1), 1).unwrap();
+        r.on_no_work(now, &mut out);
+        assert_eq!((out.len(), r.report().hungers), (5, 1));
     }
 
     #[test]

@@ -111,6 +111,11 @@ pub struct SearchArgs {
     /// group up to 64 ranks, then about the square root of the ranks]
     #[arg(long, value_name = "G")]
     pub group_size: Option<u32>,
+    /// Ranks of its group that a rank whose work runs out asks for work
+    /// itself, one at a time, before it asks its master; 0: none [default:
+    /// 0]
+    #[arg(long, value_name = "K", value_parser = clap::value_parser!(u32).range(0..=64))]
+    pub direct_steals: Option<u32>,
 }
 
 impl SearchArgs {
@@ -133,6 +138,7 @@ impl SearchArgs {
             prefixes_per_worker: self.prefixes_per_worker.or(before.prefixes_per_worker),
             hunger: self.hunger.or(before.hunger),
             group_size: self.group_size.or(before.group_size),
+            direct_steals: self.direct_steals.or(before.direct_steals),
         }
     }
 }

@@ -82,7 +82,7 @@ pub fn stats_table(o: &Outcome, anomaly: Option<Anomaly>) -> String {
     );
     let _ = writeln!(
         s,
-        "master: {} initial prefixes, {} messages sent to other ranks, {} work messages ({} prefixes dealt), {} Hungry handled, {} donation requests ({} donations of {} prefixes, victim to thief; {} messages held back behind one)",
+        "master: {} initial prefixes, {} messages sent to other ranks, {} work messages ({} prefixes dealt), {} Hungry handled, {} donation requests ({} donations of {} prefixes, victim to thief; {} messages held back behind one), {} direct steals ({} prefixes)",
         m.initial_prefixes,
         m.messages_sent,
         m.work_messages,
@@ -91,13 +91,15 @@ pub fn stats_table(o: &Outcome, anomaly: Option<Anomaly>) -> String {
         m.donation_requests,
         m.donations_routed,
         m.prefixes_returned,
-        m.held_back
+        m.held_back,
+        m.steals,
+        m.prefixes_stolen
     );
     for r in &o.reports {
         let Some(g) = &r.group else { continue };
         let _ = writeln!(
             s,
-            "group master on rank {}: {} messages sent to its ranks and the root, {} work messages ({} prefixes dealt), {} Hungry sent to the root, {} donation requests ({} donations of {} prefixes; {} messages held back behind one)",
+            "group master on rank {}: {} messages sent to its ranks and the root, {} work messages ({} prefixes dealt), {} Hungry sent to the root, {} donation requests ({} donations of {} prefixes; {} messages held back behind one), {} direct steals ({} prefixes)",
             r.rank,
             g.messages_sent,
             g.work_messages,
@@ -106,7 +108,9 @@ pub fn stats_table(o: &Outcome, anomaly: Option<Anomaly>) -> String {
             g.donation_requests,
             g.donations_routed,
             g.prefixes_returned,
-            g.held_back
+            g.held_back,
+            g.steals,
+            g.prefixes_stolen
         );
     }
     match anomaly {

@@ -153,7 +153,8 @@ pub(super) fn run<P: Problem>(problem: &Arc<P>, config: &SimConfig) -> Result<Si
                 Handle(pool.clone()),
                 report,
                 config.checkpoint.is_some(),
-            );
+            )
+            .with_direct_steals(config.direct_steals);
             let group = layout.is_group_master(r).then(|| {
                 GroupHost::new(
                     layout,
@@ -445,9 +446,21 @@ impl<'p, 'h, P: Problem> Sim<'p, 'h, P> {
             Message::Donation {
                 pieces,
                 initial_depth,
+                direct,
             } => {
                 *now += self.costs.pieces_ns(&pieces);
-                self.ranks[rank].state.on_donation(pieces, initial_depth)?;
+                let i = self.instant(*now);
+                self.ranks[rank]
+                    .state
+                    .on_donation(pieces, initial_depth, direct, i, &mut sends)?;
+            }
+            Message::StealRequest => {
+                let i = self.instant(*now);
+                self.ranks[rank].state.on_steal_request(from, i, &mut sends);
+            }
+            Message::NoWork => {
+                let i = self.instant(*now);
+                self.ranks[rank].state.on_no_work(i, &mut sends);
             }
             Message::DonateRequest { thief, asks } => {
                 let i = self.instant(*now);

@@ -49,6 +49,9 @@ pub struct SimConfig {
     /// Ranks per group ([`RunConfig::group_size`](super::RunConfig::group_size);
     /// `None`: its default).
     pub group_size: Option<usize>,
+    /// Direct steals ([`RunConfig::direct_steals`](super::RunConfig::direct_steals);
+    /// 0: none).
+    pub direct_steals: u32,
     /// The seed of the jitter.
     pub seed: u64,
     /// Each message's delay is drawn between the model's and `1 + jitter`
@@ -83,6 +86,7 @@ impl SimConfig {
             prefixes_per_worker: super::DEFAULT_PREFIXES_PER_WORKER,
             hunger: None,
             group_size: None,
+            direct_steals: 0,
             seed: 0,
             jitter: 0.0,
             network: Network::CLUSTER,

@@ -125,6 +125,13 @@ fn command() -> Command {
                 .help("Ranks per group of the extended star's second level; 0: one group [default: one group up to 64 ranks, then about the square root of the ranks]"),
         )
         .arg(
+            Arg::new("direct-steals")
+                .long("direct-steals")
+                .value_name("K")
+                .value_parser(value_parser!(u32).range(0..=64))
+                .help("Ranks of its group a dry or hungry rank asks for work itself, one at a time, before it asks its master; 0: none [default: 0]"),
+        )
+        .arg(
             Arg::new("message-ns")
                 .long("message-ns")
                 .value_name("NS")
@@ -260,6 +267,9 @@ fn simulate(m: &ArgMatches) -> Result<(), String> {
     config.cores = m.get_one::<u32>("cores").map(|&c| c as usize);
     config.hunger = m.get_one::<u32>("hunger").map(|&n| n as usize);
     config.group_size = m.get_one::<u32>("group-size").map(|&n| n as usize);
+    if let Some(&k) = m.get_one::<u32>("direct-steals") {
+        config.direct_steals = k;
+    }
     if let Some(&n) = m.get_one::<u32>("prefixes-per-worker") {
         config.prefixes_per_worker = n as usize;
     }
