@@ -249,6 +249,14 @@ fn hysolve_sim_takes_a_puzzle_and_prints_json() {
     for k in ["start", "steady", "tail"] {
         assert!(v["idle"][k].as_f64().is_some());
     }
+    // A finer grain: steps of 1,000 ns of 40 ns nodes, the same count.
+    let fine = sim_json(
+        sim()
+            .args(["--ranks", "4", "--threads", "2", "--node-ns", "40"])
+            .args(["--grain-ns", "1000", "--json", "queens", "8"]),
+    );
+    assert_eq!(fine["costs"]["quantum_nodes"], 25);
+    assert_eq!(fine["solutions"], 92);
 }
 
 #[test]

@@ -146,6 +146,13 @@ fn command() -> Command {
                 .help("The master's bookkeeping for each message, in ns [default: 300]"),
         )
         .arg(
+            Arg::new("grain-ns")
+                .long("grain-ns")
+                .value_name("NS")
+                .value_parser(value_parser!(u64).range(1..))
+                .help("The clock's grain: the walking a worker does between two looks at the rest of the run (a hungry neighbour is noticed at most this late), in ns [default: 10000]"),
+        )
+        .arg(
             Arg::new("cores")
                 .long("cores")
                 .value_name("N")
@@ -303,6 +310,9 @@ fn simulate(m: &ArgMatches) -> Result<(), String> {
         }
         if let Some(&ns) = m.get_one::<u64>("master-ns") {
             c.master_ns = ns;
+        }
+        if let Some(&ns) = m.get_one::<u64>("grain-ns") {
+            c.quantum_nodes = (ns / c.node_ns.max(1)).clamp(1, 100_000);
         }
     };
     costs(&mut config.costs);
