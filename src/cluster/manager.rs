@@ -281,9 +281,10 @@ impl<'a, P: Problem, T: Transport> Manager<'a, P, T> {
         }
     }
 
-    /// The longest pause now: shorter while the rank waits for work.
+    /// The longest pause now: shorter while the rank waits for work or
+    /// for the answer to a steal of its own.
     fn pause_max(&self) -> Duration {
-        if self.state.busy() {
+        if !self.state.awaits_answer() {
             self.poll_max
         } else {
             self.idle_poll_max

@@ -199,8 +199,16 @@ impl<P: Problem, W: Workers<P::Node>> RankState<P, W> {
     }
 
     /// Whether this rank holds work (it has not asked since it got some).
+    #[cfg(test)]
     pub(crate) fn busy(&self) -> bool {
         self.busy
+    }
+
+    /// Whether this rank waits for an answer: for work (it asked its
+    /// master, or its pool is idle while it steals) or to a steal of its
+    /// own (its manager then polls as a rank without work does).
+    pub(crate) fn awaits_answer(&self) -> bool {
+        !self.busy || self.dry || self.stealing.is_some()
     }
 
     /// Whether the master asked for a donation this rank has not yet made.
@@ -844,6 +852,8 @@ mod test {
         r.on_event(PoolEvent::Idle, now, &mut out);
         let first = steal_to(&out[1]).expect("a steal, not an ask");
         assert!(first != 3 && first < 8 && out.len() == 2);
+        // It has not asked, but its manager polls as one that waits.
+        assert!(r.busy() && r.awaits_answer());
         // Idle again while its steal is out: nothing more goes.
         r.on_event(PoolEvent::Idle, now, &mut out);
         assert_eq!(out.len(), 2);
@@ -1010,8 +1020,9 @@ mod test {
         let (now, mut out) = (Instant::now(), Vec::new());
         r.start(now, &mut out);
         r.on_work(pieces(2), 1).unwrap();
+        assert!(!r.awaits_answer());
         r.on_event(PoolEvent::Hungry, now, &mut out);
-        assert!(steal_to(&out[1]).is_some());
+        assert!(steal_to(&out[1]).is_some() && r.awaits_answer());
         r.on_event(PoolEvent::Hungry, now, &mut out);
         assert_eq!(out.len(), 2);
         r.on_no_work(now, &mut out);

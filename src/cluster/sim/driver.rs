@@ -74,7 +74,7 @@ struct Rank<'p, P: Problem> {
 impl<P: Problem> Rank<'_, P> {
     /// The longest pause now (`manager.rs`'s `pause_max`).
     fn pause_max(&self) -> Ns {
-        if self.state.busy() {
+        if !self.state.awaits_answer() {
             self.poll_max
         } else {
             self.idle_poll_max
