@@ -721,21 +721,9 @@ mod test {
                     held[to].extend(pieces);
                 }
                 Message::DonateRequest { thief, asks: seen } => {
-                    let n = held[to].len();
-                    if seen >= asks[to] && n >= 1 {
-                        let pieces: Vec<Piece> = held[to].drain(n / 2..).collect();
-                        let donated = Message::Donated {
-                            thief,
-                            pieces: pieces.len() as u32,
-                            units: Vec::new(),
-                            after: received[to],
-                            direct: false,
-                        };
-                        let donation = Message::Donation {
-                            pieces,
-                            initial_depth: 0,
-                            direct: false,
-                        };
+                    if seen >= asks[to] && !held[to].is_empty() {
+                        let (donation, donated) =
+                            give_half(&mut held[to], thief as usize, received[to], false);
                         send(&mut wires, to, thief as usize, donation);
                         send(&mut wires, to, 0, donated);
                         if held[to].is_empty() {
@@ -749,24 +737,11 @@ mod test {
                 // A rank that holds pieces gives half; one that holds
                 // none (it waits, or steals itself) refuses.
                 Message::StealRequest => {
-                    let n = held[to].len();
-                    if n == 0 {
+                    if held[to].is_empty() {
                         send(&mut wires, to, from, Message::NoWork);
                         continue;
                     }
-                    let pieces: Vec<Piece> = held[to].drain(n / 2..).collect();
-                    let donated = Message::Donated {
-                        thief: from as u32,
-                        pieces: pieces.len() as u32,
-                        units: Vec::new(),
-                        after: received[to],
-                        direct: true,
-                    };
-                    let donation = Message::Donation {
-                        pieces,
-                        initial_depth: 0,
-                        direct: true,
-                    };
+                    let (donation, donated) = give_half(&mut held[to], from, received[to], true);
                     send(&mut wires, to, from, donation);
                     send(&mut wires, to, 0, donated);
                     if held[to].is_empty() {
@@ -806,6 +781,31 @@ mod test {
         assert!(stealing.iter().all(|s| !s), "a steal in flight at the end");
         let outcome = head.finish(size);
         (outcome, found, held_back, stolen)
+    }
+
+    /// A rank of `drive` gives `thief` the second half of what it holds
+    /// (`direct`: at the thief's own request): the donation, and its
+    /// announcement to the master.
+    fn give_half(
+        held: &mut VecDeque<Piece>,
+        thief: usize,
+        after: u64,
+        direct: bool,
+    ) -> (Message, Message) {
+        let pieces: Vec<Piece> = held.drain(held.len() / 2..).collect();
+        let donated = Message::Donated {
+            thief: thief as u32,
+            pieces: pieces.len() as u32,
+            units: Vec::new(),
+            after,
+            direct,
+        };
+        let donation = Message::Donation {
+            pieces,
+            initial_depth: 0,
+            direct,
+        };
+        (donation, donated)
     }
 
     #[derive(Clone, Default)]

@@ -914,6 +914,16 @@ mod test {
         ));
     }
 
+    /// Whether `out` begins with a direct donation of `n` pieces to
+    /// `thief` and its announcement to the master.
+    fn stolen(out: &[(usize, Message)], thief: usize, n: usize) -> bool {
+        let given = matches!(&out[0], (to, Message::Donation { pieces, direct: true, .. })
+            if *to == thief && pieces.len() == n);
+        let told = matches!(&out[1], (0, Message::Donated { thief: t, pieces, direct: true, .. })
+            if *t as usize == thief && *pieces as usize == n);
+        given && told
+    }
+
     #[test]
     fn a_rank_gives_a_thief_that_asks_itself_what_it_can_or_refuses() {
         let fake = Fake::default();
@@ -929,20 +939,7 @@ mod test {
         // Queued tasks go at once, the master told it was a steal.
         *fake.donation.borrow_mut() = Some((vec![task(0), task(1)], false));
         r.on_steal_request(4, now, &mut out);
-        assert!(
-            matches!(&out[2], (4, Message::Donation { pieces, direct: true, .. }) if pieces.len() == 2)
-        );
-        assert!(matches!(
-            &out[3],
-            (
-                0,
-                Message::Donated {
-                    thief: 4,
-                    direct: true,
-                    ..
-                }
-            )
-        ));
+        assert!(stolen(&out[2..], 4, 2));
         // None queued: owed until a worker splits; a second thief is
         // refused meanwhile (the pool gives one at a time).
         r.on_steal_request(5, now, &mut out);
@@ -950,21 +947,7 @@ mod test {
         r.on_steal_request(6, now, &mut out);
         assert!(matches!(&out[4], (6, Message::NoWork)));
         r.on_event(PoolEvent::Donated(vec![task(2)]), now, &mut out);
-        assert!(matches!(
-            &out[5],
-            (5, Message::Donation { direct: true, .. })
-        ));
-        assert!(matches!(
-            &out[6],
-            (
-                0,
-                Message::Donated {
-                    thief: 5,
-                    direct: true,
-                    ..
-                }
-            )
-        ));
+        assert!(stolen(&out[5..], 5, 1));
         // Owed and never made: the pool runs dry, the thief is refused,
         // and the rank steals itself.
         r.on_steal_request(7, now, &mut out);
