@@ -705,6 +705,27 @@ mod test {
             let Some(msg) = wires[pick].pop_front() else {
                 continue;
             };
+            // A rank that holds pieces gives half to the master's thief
+            // (unless its ask answered the request) or to one that asks
+            // itself; with none left, it asks.
+            let gift = match msg {
+                Message::DonateRequest { thief, asks: seen } if seen >= asks[to] => {
+                    Some((thief as usize, false))
+                }
+                Message::StealRequest => Some((from, true)),
+                _ => None,
+            };
+            if let Some((thief, direct)) = gift.filter(|_| !held[to].is_empty()) {
+                let (donation, donated) = give_half(&mut held[to], thief, received[to], direct);
+                send(&mut wires, to, thief, donation);
+                send(&mut wires, to, 0, donated);
+                if held[to].is_empty() {
+                    asks[to] += 1;
+                    hungry[to] = false;
+                    send(&mut wires, to, 0, ask(received[to], dealt[to]));
+                }
+                continue;
+            }
             match msg {
                 Message::Work { pieces, .. } => {
                     dealt[to] += 1;
@@ -720,36 +741,10 @@ mod test {
                     hungry[to] = false;
                     held[to].extend(pieces);
                 }
-                Message::DonateRequest { thief, asks: seen } => {
-                    if seen >= asks[to] && !held[to].is_empty() {
-                        let (donation, donated) =
-                            give_half(&mut held[to], thief as usize, received[to], false);
-                        send(&mut wires, to, thief as usize, donation);
-                        send(&mut wires, to, 0, donated);
-                        if held[to].is_empty() {
-                            asks[to] += 1;
-                            hungry[to] = false;
-                            send(&mut wires, to, 0, ask(received[to], dealt[to]));
-                        }
-                    }
-                    // Otherwise its ask, sent or to come, answers.
-                }
-                // A rank that holds pieces gives half; one that holds
-                // none (it waits, or steals itself) refuses.
-                Message::StealRequest => {
-                    if held[to].is_empty() {
-                        send(&mut wires, to, from, Message::NoWork);
-                        continue;
-                    }
-                    let (donation, donated) = give_half(&mut held[to], from, received[to], true);
-                    send(&mut wires, to, from, donation);
-                    send(&mut wires, to, 0, donated);
-                    if held[to].is_empty() {
-                        asks[to] += 1;
-                        hungry[to] = false;
-                        send(&mut wires, to, 0, ask(received[to], dealt[to]));
-                    }
-                }
+                // Otherwise its ask, sent or to come, answers.
+                Message::DonateRequest { .. } => {}
+                // One that holds none (it waits, or steals itself) refuses.
+                Message::StealRequest => send(&mut wires, to, from, Message::NoWork),
                 Message::NoWork => {
                     stealing[to] = false;
                     if held[to].is_empty() {

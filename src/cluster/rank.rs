@@ -830,9 +830,13 @@ mod test {
         assert!(matches!(&out[3], (0, Message::AskForWork { after: 1, .. })));
     }
 
-    /// A rank of `fake` that steals from `tries` ranks before it asks.
-    fn stealer(fake: &Fake, r: usize, tries: u32) -> RankState<Queens, &Fake> {
-        rank(fake, r).with_direct_steals(tries)
+    /// A rank of `fake` that steals from `tries` ranks before it asks,
+    /// started (its ask is out), the time, and what it sent.
+    fn stealer(fake: &Fake, r: usize, tries: u32) -> (RankState<Queens, &Fake>, Instant, Sends) {
+        let mut rank = rank(fake, r).with_direct_steals(tries);
+        let (now, mut out) = (Instant::now(), Vec::new());
+        rank.start(now, &mut out);
+        (rank, now, out)
     }
 
     /// The rank a steal request in `m` goes to, if it is one.
@@ -843,10 +847,8 @@ mod test {
     #[test]
     fn a_dry_rank_asks_ranks_of_its_group_one_at_a_time_then_its_master() {
         let fake = Fake::default();
-        let mut r = stealer(&fake, 3, 2);
-        let (now, mut out) = (Instant::now(), Vec::new());
+        let (mut r, now, mut out) = stealer(&fake, 3, 2);
         // Its first work comes from its master.
-        r.start(now, &mut out);
         assert!(is_ask(&out[0]));
         r.on_work(pieces(2), 1).unwrap();
         r.on_event(PoolEvent::Idle, now, &mut out);
@@ -887,9 +889,7 @@ mod test {
     #[test]
     fn a_stolen_donation_ends_the_steal_and_the_rank_works_on() {
         let fake = Fake::default();
-        let mut r = stealer(&fake, 1, 1);
-        let (now, mut out) = (Instant::now(), Vec::new());
-        r.start(now, &mut out);
+        let (mut r, now, mut out) = stealer(&fake, 1, 1);
         r.on_work(pieces(1), 1).unwrap();
         r.on_event(PoolEvent::Idle, now, &mut out);
         assert!(steal_to(&out[1]).is_some());
@@ -927,9 +927,7 @@ mod test {
     #[test]
     fn a_rank_gives_a_thief_that_asks_itself_what_it_can_or_refuses() {
         let fake = Fake::default();
-        let mut r = stealer(&fake, 1, 1);
-        let (now, mut out) = (Instant::now(), Vec::new());
-        r.start(now, &mut out);
+        let (mut r, now, mut out) = stealer(&fake, 1, 1);
         // Waiting for its master: nothing to give.
         r.on_steal_request(4, now, &mut out);
         assert!(matches!(&out[1], (4, Message::NoWork)));
@@ -959,9 +957,7 @@ mod test {
     #[test]
     fn the_master_s_request_outranks_a_thief_s_own_and_outlives_a_steal() {
         let fake = Fake::default();
-        let mut r = stealer(&fake, 1, 1);
-        let (now, mut out) = (Instant::now(), Vec::new());
-        r.start(now, &mut out);
+        let (mut r, now, mut out) = stealer(&fake, 1, 1);
         r.on_work(pieces(2), 1).unwrap();
         let q = Queens::new(6, false).unwrap();
         let task = |i: u32| Piece::named(Prefix(vec![i])).task(&q, Mode::Count).unwrap();
@@ -999,9 +995,7 @@ mod test {
     #[test]
     fn a_hungry_rank_steals_first_and_tells_its_master_after() {
         let fake = Fake::default();
-        let mut r = stealer(&fake, 1, 1);
-        let (now, mut out) = (Instant::now(), Vec::new());
-        r.start(now, &mut out);
+        let (mut r, now, mut out) = stealer(&fake, 1, 1);
         r.on_work(pieces(2), 1).unwrap();
         assert!(!r.awaits_answer());
         r.on_event(PoolEvent::Hungry, now, &mut out);
