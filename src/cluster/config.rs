@@ -67,7 +67,7 @@ pub struct RunConfig {
     /// a rank whose pool runs dry or is hungry asks for work itself
     /// (`StealRequest`), one at a time, before it asks its master; 0 (the
     /// default): none, every steal goes through the master (see
-    /// `cluster/README.md`, "Direct steals").
+    /// `cluster/README.md`, "Direct steals"). Not with checkpoints.
     pub direct_steals: u32,
     /// When the input was parsed: `wall_s` counts from here [default: when
     /// the configuration was made].
@@ -133,6 +133,13 @@ pub enum ConfigError {
     /// solutions they may still give.
     #[error("checkpoints (RunConfig::checkpoint) cannot be used with a limit on solutions")]
     CheckpointLimit,
+    /// Checkpoints with direct steals: a master counts a unit's pieces
+    /// only when the donations to a thief are announced in the order the
+    /// thief received them, which direct steals do not keep.
+    #[error(
+        "checkpoints (RunConfig::checkpoint) cannot be used with direct steals (RunConfig::direct_steals): a checkpoint's units would not be exact"
+    )]
+    CheckpointDirectSteals,
     /// Checkpoints in all mode with solutions that cannot be rewound to the
     /// last checkpoint (stdout, a callback).
     #[error(
@@ -385,6 +392,9 @@ impl RunConfig {
             }
             if self.limit.is_some() {
                 return Err(ConfigError::CheckpointLimit);
+            }
+            if self.direct_steals > 0 {
+                return Err(ConfigError::CheckpointDirectSteals);
             }
             let rewinds = matches!(
                 solutions,

@@ -263,6 +263,9 @@ fn run_message(e: &RunError) -> String {
                 format!("--checkpoint and --resume are for count, all and optimise modes, not {m}")
             }
             C::CheckpointLimit => "--checkpoint and --resume cannot be used with --limit".into(),
+            C::CheckpointDirectSteals => {
+                "--checkpoint and --resume cannot be used with --direct-steals (a checkpoint's units would not be exact)".into()
+            }
             C::CheckpointStream => {
                 "--checkpoint and --resume in all mode need --out FILE (stdout cannot be rewound)"
                     .into()

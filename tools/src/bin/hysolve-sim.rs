@@ -129,7 +129,8 @@ fn command() -> Command {
                 .long("direct-steals")
                 .value_name("K")
                 .value_parser(value_parser!(u32).range(0..=64))
-                .help("Ranks of its group a dry or hungry rank asks for work itself, one at a time, before it asks its master; 0: none [default: 0]"),
+                .conflicts_with_all(["checkpoint", "resume"])
+                .help("Ranks of its group a dry or hungry rank asks for work itself, one at a time, before it asks its master; 0: none [default: 0]; not with checkpoints"),
         )
         .arg(
             Arg::new("message-ns")
