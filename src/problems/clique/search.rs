@@ -16,10 +16,12 @@ use crate::engine::{Mode, Problem};
 
 /// How far above the colours that cannot reach the floor MaxSAT reasoning
 /// tests a move: a move of colour `low + j` needs `j` disjoint
-/// inconsistent sets of classes to be cut (1: the lowest colour that can
-/// reach the floor only; 2 cut more nodes of brock400_4 in more time,
-/// `README.md`).
-const MAXSAT_REACH: u32 = 1;
+/// inconsistent sets of classes to be cut. 2 since failed literals and
+/// propagation under a mask (`maxsat.rs`): a third fewer nodes of
+/// brock400_4 in the same time, p_hat1500-1 under half of MCSa1's
+/// colourings, gen400_p0.9_75 a third faster, the graphs of a tenth of a
+/// second up to a fifth slower (`README.md`, "Failed literals").
+const MAXSAT_REACH: u32 = 2;
 
 /// A subtree as a task carries it: a clique and its candidates, in the
 /// search's numbering.
@@ -55,7 +57,6 @@ pub struct State {
     /// before `stops[d]` in its colouring cannot reach the floor.
     stops: Vec<u32>,
     sat_classes: Vec<u64>,
-    sat_base: Vec<u64>,
     sat: Scratch,
 }
 
@@ -156,7 +157,6 @@ impl Problem for Clique {
             maxsat: mode == Mode::Optimise && self.maxsat,
             stops: Vec::new(),
             sat_classes: Vec::new(),
-            sat_base: Vec::new(),
             sat: Scratch::default(),
         };
         s.reserve(0, self.graph.len(), words);
@@ -249,7 +249,6 @@ impl Problem for Clique {
             }
             classes[(c as usize - 1) * words + v as usize / 64] |= 1 << (v % 64);
         }
-        s.sat_base.resize(top * words, 0);
         for i in stop..len as usize {
             let c = colours[i];
             if c > low + MAXSAT_REACH {
@@ -258,20 +257,12 @@ impl Problem for Clique {
             // The candidates of its move: its neighbours among the
             // classes below its own (those of its own class are not).
             let below = c as usize - 1;
-            let nv = self.graph.row(order[i] as usize);
-            for (b, cl) in s.sat_base[..below * words]
-                .chunks_exact_mut(words)
-                .zip(classes.chunks_exact(words))
-            {
-                for ((x, y), z) in b.iter_mut().zip(cl).zip(nv) {
-                    *x = y & z;
-                }
-            }
             let need = c - low;
             let r = inconsistent(
-                &s.sat_base,
+                classes,
                 below,
                 words,
+                self.graph.row(order[i] as usize),
                 |v| self.graph.row(v),
                 &mut s.sat,
                 need,
