@@ -322,21 +322,27 @@ mod test {
         vertices.iter().map(|&v| 1u64 << v).collect()
     }
 
+    /// The sets (up to 8) of the one-word `classes` of `g` under `mask`.
+    fn sets(g: &Graph, classes: &[u64], mask: u64) -> u32 {
+        let k = classes.len();
+        inconsistent(
+            classes,
+            k,
+            1,
+            &[mask],
+            |v| g.row(v),
+            &mut Scratch::default(),
+            8,
+        )
+    }
+
     #[test]
     fn two_non_adjacent_singletons_are_inconsistent() {
         // 0 - 1, 2 alone: classes {0}, {1}, {2}.
         let mut g = Graph::new(3);
         g.add_edge(0, 1);
         let classes = singletons(&[0, 1, 2]);
-        let r = inconsistent(
-            &classes,
-            3,
-            1,
-            &[!0],
-            |v| g.row(v),
-            &mut Scratch::default(),
-            8,
-        );
+        let r = sets(&g, &classes, !0);
         // {2} forces 2, which leaves nothing of {1} (or {0}): one set;
         // {0} and {1} alone are consistent.
         assert_eq!(r, 1);
@@ -351,18 +357,7 @@ mod test {
             }
         }
         let classes = singletons(&[0, 1, 2, 3]);
-        assert_eq!(
-            inconsistent(
-                &classes,
-                4,
-                1,
-                &[!0],
-                |v| g.row(v),
-                &mut Scratch::default(),
-                8
-            ),
-            0
-        );
+        assert_eq!(sets(&g, &classes, !0), 0);
     }
 
     #[test]
@@ -376,40 +371,16 @@ mod test {
             g.add_edge(u, v);
         }
         let classes = [0b11, 0b1100, 0b11_0000];
-        let r = inconsistent(
-            &classes,
-            3,
-            1,
-            &[!0],
-            |v| g.row(v),
-            &mut Scratch::default(),
-            8,
-        );
+        let r = sets(&g, &classes, !0);
         assert_eq!(r, 1);
         // Without 5 in the mask the third class is the unit {4}, which
         // forces 4 and empties the second: unit propagation finds it.
-        let r = inconsistent(
-            &classes,
-            3,
-            1,
-            &[!(1 << 5)],
-            |v| g.row(v),
-            &mut Scratch::default(),
-            8,
-        );
+        let r = sets(&g, &classes, !(1 << 5));
         assert_eq!(r, 1);
         // With 2 adjacent to 4 as well, 0, 2 and 4 make a clique that
         // takes a vertex of each class: nothing may be refuted.
         g.add_edge(2, 4);
-        let r = inconsistent(
-            &classes,
-            3,
-            1,
-            &[!0],
-            |v| g.row(v),
-            &mut Scratch::default(),
-            8,
-        );
+        let r = sets(&g, &classes, !0);
         assert_eq!(r, 0);
     }
 
