@@ -50,7 +50,8 @@ struct Manager<'a, P: Problem, T: Transport> {
     /// This thread's CPU time when the rank started.
     cpu_start: f64,
     /// The longest pause of the poll loop while the rank holds work (see
-    /// [`poll_max`]), and while it waits for work ([`idle_poll_max`]).
+    /// [`poll_max`]), and while it waits for work or is hungry
+    /// ([`idle_poll_max`]).
     poll_max: Duration,
     idle_poll_max: Duration,
 }
@@ -71,8 +72,9 @@ fn poll_max(rank: usize, threads: usize, local_ranks: usize, cpus: usize) -> Dur
     (POLL_MAX * load as u32).min(POLL_MAX_OVERSUBSCRIBED)
 }
 
-/// The longest pause of the poll loop of a rank waiting for work. Its
-/// workers are parked, so where every thread has a core of its own its
+/// The longest pause of the poll loop of a rank waiting for work (or
+/// hungry: `RankState::awaits_answer`). Its workers are parked (some of
+/// them, when hungry), so where every thread has a core of its own its
 /// manager polls at the shortest pause: the work it waits for is seen
 /// within 20 µs, not a millisecond (the about 30 % of a core this costs is
 /// the parked workers' own). Simulated (`hysolve-sim`), this took UTS T3L

@@ -212,8 +212,8 @@ impl<N: Clone + Send + 'static> RankPool<N> {
         self.shared.pending.load(Ordering::SeqCst) == 0
     }
 
-    /// Asks for subtrees to give to another rank: half of the queued tasks
-    /// at once; when none are queued, the next worker that can split its
+    /// Asks for subtrees to give to another rank: every queued task at
+    /// once (`policy::donation`); when none are queued, the next worker that can split its
     /// walk answers with a [`PoolEvent::Donated`]. Returns the tasks taken
     /// at once (possibly none) and whether that left the pool idle.
     pub(crate) fn request_donation(&self) -> (Vec<Task<N>>, bool) {
