@@ -213,8 +213,8 @@ impl<N: Clone + Send + 'static> RankPool<N> {
     }
 
     /// Asks for subtrees to give to another rank: every queued task at
-    /// once (`policy::donation`); when none are queued, the next worker that can split its
-    /// walk answers with a [`PoolEvent::Donated`]. Returns the tasks taken
+    /// once (`policy::donation`); when none are queued, the next worker
+    /// that can split its walk answers with a [`PoolEvent::Donated`]. Returns the tasks taken
     /// at once (possibly none) and whether that left the pool idle.
     pub(crate) fn request_donation(&self) -> (Vec<Task<N>>, bool) {
         let sh = &self.shared;

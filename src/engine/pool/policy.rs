@@ -116,10 +116,9 @@ pub(crate) fn donation<T>(
     workers: usize,
     mut take: impl FnMut(Source) -> Steal<T>,
 ) -> Donation<T> {
-    let want = queued;
     let mut taken = Vec::new();
     for source in std::iter::once(Source::Injector).chain((0..workers).map(Source::Deque)) {
-        while taken.len() < want {
+        while taken.len() < queued {
             match take(source) {
                 Steal::Success(task) => taken.push(task),
                 Steal::Retry => continue,
