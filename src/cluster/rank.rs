@@ -442,8 +442,9 @@ impl<P: Problem, W: Workers<P::Node>> RankState<P, W> {
         self.give(thief, true, now, out);
     }
 
-    /// Gives `thief` half of what the pool holds now, or owes it until a
-    /// worker splits its walk.
+    /// Gives `thief` what the pool has queued (half of a long queue:
+    /// `policy::donation_share`), or owes it half of a walk until a worker
+    /// splits one.
     fn give(&mut self, thief: usize, direct: bool, now: Instant, out: &mut Sends) {
         let Some(w) = &self.workers else { return };
         let (taken, now_idle) = w.request_donation();
@@ -525,12 +526,12 @@ impl<P: Problem, W: Workers<P::Node>> RankState<P, W> {
     }
 
     /// `DonateRequest`: gives what this rank can spare to `thief`, a
-    /// waiting rank: its queued tasks at once, or else half of a running
-    /// walk's unexplored subtrees. Only one of the two: a second
-    /// donation would find no rank waiting for it; measured on UTS T3L with
-    /// 64 ranks, queued tasks then a split gave 247 master messages a rank
-    /// against 75, in 6.65 s against 6.18 s. `asks`: the `AskForWork`s of
-    /// this rank the master had handled when it asked; a request made
+    /// waiting or hungry rank: its queued tasks at once (half of a long
+    /// queue), or else half of a running walk's unexplored subtrees. Only
+    /// one of the two: a second donation would find no rank waiting for
+    /// it; measured on UTS T3L with 64 ranks, queued tasks then a split
+    /// gave 247 master messages a rank against 75, in 6.65 s against 6.18
+    /// s. `asks`: the `AskForWork`s of this rank the master had handled when it asked; a request made
     /// before the master heard this rank's latest ask is void (the ask
     /// answered it), even if the rank holds work again by now.
     pub(crate) fn on_donate_request(

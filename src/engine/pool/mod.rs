@@ -212,10 +212,11 @@ impl<N: Clone + Send + 'static> RankPool<N> {
         self.shared.pending.load(Ordering::SeqCst) == 0
     }
 
-    /// Asks for subtrees to give to another rank: every queued task at
-    /// once (`policy::donation`); when none are queued, the next worker
-    /// that can split its walk answers with a [`PoolEvent::Donated`]. Returns the tasks taken
-    /// at once (possibly none) and whether that left the pool idle.
+    /// Asks for subtrees to give to another rank: the queued tasks at
+    /// once, half of a long queue (`policy::donation`); when none are
+    /// queued, the next worker that can split its walk answers with a
+    /// [`PoolEvent::Donated`]. Returns the tasks taken at once (possibly
+    /// none) and whether that left the pool idle.
     pub(crate) fn request_donation(&self) -> (Vec<Task<N>>, bool) {
         let sh = &self.shared;
         let queued: usize = sh.injector.len() + sh.stealers.iter().map(Stealer::len).sum::<usize>();
