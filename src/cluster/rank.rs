@@ -37,9 +37,10 @@ pub(crate) trait Workers<N> {
     fn inject(&self, tasks: Vec<Task<N>>);
     /// The depth of the initial prefixes (the units of checkpoints).
     fn set_initial_depth(&self, depth: usize);
-    /// Half of what the workers hold, for another rank: the tasks taken now
-    /// (possibly none: a worker will donate by a [`PoolEvent::Donated`]),
-    /// and whether the pool is idle after it.
+    /// What the workers can spare, for another rank (`policy::donation`):
+    /// the queued tasks taken now (possibly none: a worker will donate half
+    /// of its walk by a [`PoolEvent::Donated`]), and whether the pool is
+    /// idle after it.
     fn request_donation(&self) -> (Vec<Task<N>>, bool);
     /// Takes back a donation request no worker answered.
     fn withdraw_donation_request(&self);
@@ -427,8 +428,8 @@ impl<P: Problem, W: Workers<P::Node>> RankState<P, W> {
         }
     }
 
-    /// `StealRequest` from `thief`, a rank of this group: half of what
-    /// this rank holds, as for the master's request, or `NoWork` when it
+    /// `StealRequest` from `thief`, a rank of this group: what this rank
+    /// can spare, as for the master's request, or `NoWork` when it
     /// holds nothing or owes a donation already (its pool gives one at a
     /// time).
     pub(crate) fn on_steal_request(&mut self, thief: usize, now: Instant, out: &mut Sends) {
@@ -442,9 +443,9 @@ impl<P: Problem, W: Workers<P::Node>> RankState<P, W> {
         self.give(thief, true, now, out);
     }
 
-    /// Gives `thief` what the pool has queued (half of a long queue:
-    /// `policy::donation_share`), or owes it half of a walk until a worker
-    /// splits one.
+    /// Gives `thief` what the pool has queued (all of a short queue, half
+    /// of a long one but at least the bound: `policy::donation_share`), or
+    /// owes it half of a walk until a worker splits one.
     fn give(&mut self, thief: usize, direct: bool, now: Instant, out: &mut Sends) {
         let Some(w) = &self.workers else { return };
         let (taken, now_idle) = w.request_donation();
@@ -526,12 +527,13 @@ impl<P: Problem, W: Workers<P::Node>> RankState<P, W> {
     }
 
     /// `DonateRequest`: gives what this rank can spare to `thief`, a
-    /// waiting or hungry rank: its queued tasks at once (half of a long
-    /// queue), or else half of a running walk's unexplored subtrees. Only
-    /// one of the two: a second donation would find no rank waiting for
-    /// it; measured on UTS T3L with 64 ranks, queued tasks then a split
-    /// gave 247 master messages a rank against 75, in 6.65 s against 6.18
-    /// s. `asks`: the `AskForWork`s of this rank the master had handled when it asked; a request made
+    /// waiting or hungry rank: its queued tasks at once (as
+    /// `policy::donation_share` bounds them), or else half of a running
+    /// walk's unexplored subtrees. Only one of the two: a second donation
+    /// would find no rank waiting for it; measured on UTS T3L with 64
+    /// ranks, queued tasks then a split gave 247 master messages a rank
+    /// against 75, in 6.65 s against 6.18 s. `asks`: the `AskForWork`s of
+    /// this rank the master had handled when it asked; a request made
     /// before the master heard this rank's latest ask is void (the ask
     /// answered it), even if the rank holds work again by now.
     pub(crate) fn on_donate_request(

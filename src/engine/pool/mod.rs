@@ -213,7 +213,7 @@ impl<N: Clone + Send + 'static> RankPool<N> {
     }
 
     /// Asks for subtrees to give to another rank: the queued tasks at
-    /// once, half of a long queue (`policy::donation`); when none are
+    /// once, as `policy::donation_share` bounds them; when none are
     /// queued, the next worker that can split its walk answers with a
     /// [`PoolEvent::Donated`]. Returns the tasks taken at once (possibly
     /// none) and whether that left the pool idle.

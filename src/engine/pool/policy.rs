@@ -131,7 +131,7 @@ pub(crate) fn donation<T>(
 
 /// A donation takes the whole queue while it holds at most this many
 /// tasks a worker of the rank (a thief's ranks have as many threads), and
-/// half of a longer one.
+/// half of a longer one, but never fewer than that many.
 pub(crate) const WHOLE_QUEUE_PER_WORKER: usize = 16;
 
 /// How many of the `queued` tasks of a rank of `workers` threads a
@@ -148,9 +148,9 @@ pub(crate) const WHOLE_QUEUE_PER_WORKER: usize = 16;
 /// where hunger is the rule, piles of queued tasks went rank to rank,
 /// coded and decoded at every hop: a simulation of T3XXL on 64 ranks of 16
 /// in groups of 8 had not ended after 51 minutes (6.6 with this bound; in
-/// one group, the same efficiency as whole queues). Half of a long queue
-/// stays where it was given (`bench-results/README.md`, "A bound on whole
-/// queues").
+/// one group, the same efficiency as whole queues). With the bound, the
+/// rest of a long queue stays at the rank it was given to
+/// (`bench-results/README.md`, "A bound on whole queues").
 pub(crate) fn donation_share(queued: usize, workers: usize) -> usize {
     let whole = WHOLE_QUEUE_PER_WORKER * workers;
     if queued <= whole {
@@ -256,10 +256,16 @@ mod test {
         let taken = donation(long.len(), 3, |s| q.take(None, s));
         assert_eq!(taken, Donation::Queued(long[..2 * whole].to_vec()));
         assert_eq!(q.injector.len() + q.deques[1].len(), 2 * whole);
+        // Half that runs on from the injector into the deques, in order.
+        let (injector, deque) = long.split_at(whole);
+        let mut q = Queues::new(injector, [deque, &[], &[]]);
+        let taken = donation(long.len(), 3, |s| q.take(None, s));
+        assert_eq!(taken, Donation::Queued(long[..2 * whole].to_vec()));
+        assert!(q.deques[0].iter().eq(&long[2 * whole..]));
     }
 
     #[test]
-    fn a_donation_takes_a_short_queue_whole_and_half_of_a_long_one() {
+    fn a_donation_takes_a_short_queue_whole_and_half_of_a_long_one_at_least_the_bound() {
         let whole = WHOLE_QUEUE_PER_WORKER * 16;
         assert_eq!(donation_share(0, 16), 0);
         assert_eq!(donation_share(1, 16), 1);
