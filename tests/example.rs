@@ -27,17 +27,17 @@ fn knapsack() -> &'static PathBuf {
     BUILT.get_or_init(|| build("knapsack"))
 }
 
-/// Builds an example with the same features as this test.
+/// Builds an example as `make test` builds it (`--bins --examples`): on
+/// the whole workspace, so with the features this test's library has
+/// (`mpi` from the command line, `sim` from the tools). A `-p hysolve`
+/// would build the library again without `sim`, 25 s of CPU.
 fn build(name: &str) -> PathBuf {
     {
         let root = env!("CARGO_MANIFEST_DIR");
         let mut cmd = Command::new(env!("CARGO"));
         cmd.current_dir(root)
             .args(["build", "--profile", &common::profile()])
-            .args(["-p", "hysolve", "--example", name]);
-        if cfg!(feature = "mpi") {
-            cmd.args(["--features", "mpi"]);
-        }
+            .args(["--workspace", "--example", name]);
         let out = run_with_timeout(cmd, Duration::from_secs(600));
         assert!(
             out.status.success(),

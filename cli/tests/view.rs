@@ -6,6 +6,8 @@
 mod common;
 
 use common::{hysolve, read_solutions, run_with_timeout};
+use hysolve_cli::view::svg::{Style, draw};
+use hysolve_cli::view::{Cell, Fill, Picture};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Duration;
@@ -398,4 +400,39 @@ fn bad_solutions_files_are_one_line_errors() {
     assert!(!out.status.success());
     let out = hysolve(&["view", dir.path().to_str().unwrap()]);
     assert!(String::from_utf8_lossy(&out.stderr).contains("is a directory"));
+}
+
+fn piece(l: char) -> Cell {
+    let mut c = Cell::new(Fill::Label(l))
+        .data("data-piece", l)
+        .text(l, None);
+    c.group = Some(l);
+    c
+}
+
+/// The SVG of a picture, from its text: every cell named by its place,
+/// pieces labelled and outlined, holes without a piece, layers captioned.
+#[test]
+fn cells_carry_their_content() {
+    let hole = || Cell::new(Fill::Colour("#f4f4f4")).stroke("#ddd");
+    let p = Picture::flat(vec![
+        vec![piece('A'), piece('A'), piece('B')],
+        vec![piece('C'), hole(), piece('&')],
+    ]);
+    let style = Style::for_pictures(std::slice::from_ref(&p));
+    let svg = draw(&p, &style, true);
+    assert!(svg.starts_with("<svg xmlns=\"http://www.w3.org/2000/svg\""));
+    assert!(svg.contains("data-cell=\"0,2\" data-piece=\"B\""));
+    assert!(svg.contains("data-cell=\"1,2\" data-piece=\"&amp;\""));
+    assert!(svg.contains("data-cell=\"1,1\" x="), "a hole has no piece");
+    assert_eq!(svg.matches("data-piece=").count(), 5);
+    assert!(svg.contains("<path d=\"M"), "pieces are outlined");
+    assert!(!draw(&p, &style, false).contains("xmlns"));
+    let layered = Picture {
+        layers: vec![vec![vec![piece('a')]], vec![vec![piece('b')]]],
+        caption: String::new(),
+    };
+    let svg = draw(&layered, &Style::default(), false);
+    assert!(svg.contains("data-cell=\"1,0,0\" data-piece=\"b\""));
+    assert!(svg.contains(">layer 2</text>"));
 }

@@ -157,10 +157,15 @@ pub fn hysolve(args: &[&str]) -> Output {
 }
 
 /// The environment every mpirun of the tests gets: root allowed, loopback
-/// only (CI machines have no cluster network), no log filter.
+/// only (CI machines have no cluster network), no log filter, and Open
+/// MPI's own point-to-point layer (`pml ob1` over shared memory and TCP)
+/// rather than UCX, whose start-up costs each rank about 0.2 s of a
+/// 2-core machine and buys nothing on one host: the suite starts some
+/// hundreds of ranks.
 pub fn mpi_env(cmd: &mut Command) -> &mut Command {
     cmd.env("OMPI_ALLOW_RUN_AS_ROOT", "1")
         .env("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1")
+        .env("OMPI_MCA_pml", "ob1")
         .env("OMPI_MCA_btl", "self,vader,tcp")
         .env("OMPI_MCA_btl_tcp_if_include", "lo")
         .env("OMPI_MCA_oob_tcp_if_include", "lo")

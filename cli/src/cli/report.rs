@@ -1,6 +1,7 @@
 //! Turning an [`Outcome`] into text: the summary line, the `--stats` table
 //! and the `--json` object.
 
+use crate::text::cpu_share;
 use hysolve::cluster::Outcome;
 use hysolve::engine::{Mode, Uniqueness};
 use std::fmt::Write;
@@ -207,20 +208,6 @@ pub fn stats_table(o: &Outcome, anomaly: Option<Anomaly>) -> String {
     s
 }
 
-/// Shortest run whose CPU share means something: the process CPU clock
-/// ticks in milliseconds on some kernels, so a share of a few milliseconds
-/// says nothing.
-const MIN_SHARE_WALL_S: f64 = 0.05;
-
-/// `cpu_s` as a share of `wall_s`, or `-` for a run too short to tell.
-fn cpu_share(cpu_s: f64, wall_s: f64) -> String {
-    if wall_s < MIN_SHARE_WALL_S {
-        "-".to_string()
-    } else {
-        format!("{:.2}%", 100.0 * cpu_s / wall_s)
-    }
-}
-
 pub fn json(
     name: &str,
     instance: &str,
@@ -263,18 +250,4 @@ pub fn json(
         v["solution"] = serde_json::json!(o.found.first());
     }
     v.to_string()
-}
-
-#[cfg(test)]
-mod tests {
-    use super::cpu_share;
-
-    #[test]
-    fn short_runs_have_no_cpu_share() {
-        assert_eq!(cpu_share(0.001, 0.001), "-");
-        assert_eq!(cpu_share(0.0, 0.0), "-");
-        assert_eq!(cpu_share(0.02, 0.049), "-");
-        assert_eq!(cpu_share(0.01, 1.0), "1.00%");
-        assert_eq!(cpu_share(0.05, 0.05), "100.00%");
-    }
 }
