@@ -61,8 +61,14 @@ fn counts_everywhere(
 
 #[test]
 fn published_counts_in_every_configuration() {
+    // Counted in every configuration, listed in the first and the last
+    // (one rank; three ranks of two threads, oversubscribed): a listing
+    // walks the plain tree, 15 times the count's nodes on 10x6.
+    // `every_written_solution_is_a_legal_packing` lists 10x6 in 1x2 too.
     for (pieces, figure, all, distinct) in PUBLISHED {
-        counts_everywhere(pieces, figure, (all, distinct), |_, _| true);
+        counts_everywhere(pieces, figure, (all, distinct), |r, t| {
+            [(1, 1), (3, 2)].contains(&(r, t))
+        });
     }
 }
 
@@ -101,7 +107,10 @@ fn check_all(
 fn solid_pentominoes_fill_boxes_in_every_configuration() {
     let pieces = "tests/data/packing/solid-pentominoes.pieces";
     counts_everywhere(pieces, "10x3x2", (96, 12), |_, _| true);
-    counts_everywhere(pieces, "6x5x2", (2112, 264), |r, t| (r, t) == (2, 2));
+    // Counted and counted up to symmetry everywhere, not listed: listing
+    // walks its plain tree, unfolded, 25 s of CPU against 0.4 s for the
+    // count; 10x3x2 above is listed in every configuration.
+    counts_everywhere(pieces, "6x5x2", (2112, 264), |_, _| false);
     check_all(pieces, "10x3x2", true, 12, &[(1, 1), (3, 2)]);
 }
 
