@@ -2,7 +2,8 @@
 //! `problems`, with `input` and `output` leaves that any layer may use and
 //! that use nothing. (The app, the `hysolve-cli` package, sits above them
 //! all: the library cannot name it.) Read from the sources: every
-//! `crate::` path outside doc comments and test modules.
+//! `crate::` path outside doc comments and test modules. And the app's
+//! sources hold no unit tests, which its build would never run.
 
 use std::collections::BTreeSet;
 use std::path::Path;
@@ -92,6 +93,33 @@ fn the_library_layers_point_down_only() {
         wrong.is_empty(),
         "layers crossed upward:\n{}",
         wrong.join("\n")
+    );
+}
+
+/// The command line's library builds no unit-test binary (`test = false`
+/// in `cli/Cargo.toml`: that build compiles every puzzle's search again).
+/// So a unit test written in `cli/src` would never run: its tests belong
+/// in `cli/tests` or in doc examples.
+#[test]
+fn the_command_lines_sources_hold_no_unit_tests() {
+    let mut list = Vec::new();
+    files(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("cli/src"),
+        &mut list,
+    );
+    assert!(list.len() > 10, "only {} files read", list.len());
+    let with: Vec<String> = list
+        .iter()
+        .filter(|f| {
+            let text = std::fs::read_to_string(f).unwrap();
+            text.contains("#[test]") || text.contains("#[cfg(test)]")
+        })
+        .map(|f| f.display().to_string())
+        .collect();
+    assert!(
+        with.is_empty(),
+        "unit tests that would never run (cli/Cargo.toml: test = false): {}",
+        with.join(", ")
     );
 }
 
