@@ -398,14 +398,17 @@ impl Master {
     }
 
     /// The master's clock: thieves left waiting for a victim old enough
-    /// (see `ask_victims`) are given one once it is. Called between
-    /// messages, about once a millisecond. (The root's request for a rank
-    /// of another group is not among them: it waits for the group's next
-    /// message. Served on the tick as well, simulated UTS T3XXL on 64 ranks
-    /// of 16 threads in groups of 8 fell from 0.464 to 0.402 efficiency:
-    /// younger victims, smaller donations.)
+    /// (see `ask_victims`) are given one once it is, the root's request
+    /// for a rank of another group among them. Called between messages,
+    /// about once a millisecond. (Left for the group's next message, the
+    /// root's request waited up to a second where every rank of the group
+    /// waited or walked and none sent anything: simulated UTS T3L on 256
+    /// ranks of one thread in groups of 16, with the root asking victim
+    /// groups at once, idled three quarters of the run in its tail;
+    /// `bench-results/README.md`, "The root's request on the tick".)
     pub(super) fn on_tick(&mut self, now: Instant, out: &mut Outbox) {
-        let thieves = !self.to_serve.is_empty() || !self.to_feed.is_empty();
+        let foreign = self.foreign.is_some_and(|f| !f.has_victim);
+        let thieves = !self.to_serve.is_empty() || !self.to_feed.is_empty() || foreign;
         if !self.terminated() && self.pool.is_empty() && thieves {
             self.ask_victims(now, out);
         }
@@ -1109,6 +1112,43 @@ mod test {
         // Running dry answers the request: both wait, nothing is left.
         m.on_ask(1, Tally::default(), m.ranks[1].deals_to, at(201), &mut out);
         assert!(m.terminated());
+    }
+
+    /// A group's master asks a rank of its own for the root's request
+    /// once that rank has worked long enough, on its tick: no message of
+    /// the group need come first.
+    #[test]
+    fn the_roots_request_waits_for_an_old_victim_on_the_tick() {
+        let mut m = Master::for_group(1, 5);
+        let mut out = Outbox::new();
+        // Rank 5, busy and never dealt work here, is asked at once.
+        m.on_foreign_request(99, at(0), &mut out);
+        assert_eq!(
+            out,
+            vec![(0, Message::DonateRequest { thief: 99, asks: 0 })]
+        );
+        out.clear();
+        // Its donation takes 10 ms: a round trip. It runs dry, and the
+        // root deals the group work at 20 ms.
+        m.on_donated(0, None, 1, at(10), &mut out);
+        m.on_ask(0, Tally::default(), m.ranks[0].deals_to, at(11), &mut out);
+        assert!(m.dry());
+        m.refill(vec![p(0)], 1, at(20), &mut out);
+        assert_eq!(kinds(&out), vec![(0, "work")]);
+        out.clear();
+        // The root asks again at 25 ms: rank 5 has worked 5 ms, less than
+        // the group's 2 round trips, until 40 ms.
+        m.on_foreign_request(98, at(25), &mut out);
+        m.on_tick(at(39), &mut out);
+        assert!(out.is_empty(), "{out:?}");
+        m.on_tick(at(40), &mut out);
+        assert_eq!(
+            out,
+            vec![(0, Message::DonateRequest { thief: 98, asks: 1 })]
+        );
+        out.clear();
+        m.on_tick(at(100), &mut out);
+        assert!(out.is_empty(), "asked once: {out:?}");
     }
 
     #[test]
