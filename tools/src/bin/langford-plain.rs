@@ -35,7 +35,10 @@ impl Walk {
         let last = (self.places - p).saturating_sub(2).min(self.n);
         for k in 1..last + 1 {
             let q = p + k + 1;
-            if placed >> k & 1 != 0 || taken >> q & 1 != 0 {
+            // Both bits in one test: one branch, as gcc makes of the C
+            // peer's `||` (LLVM kept `||` as two branches, and this
+            // recursion took 1.28 of the C's time).
+            if (placed >> k | taken >> q) & 1 != 0 {
                 continue;
             }
             self.walk(taken | 1 << p | 1 << q, placed | 1 << k);
