@@ -66,8 +66,8 @@ impl Problem for Langford {
         while at.k <= at.last {
             let (p, k) = (at.p, at.k);
             at.k += 1;
-            // Both bits in one test, one branch a number (`&&` made two, each mispredicted
-            // about as often: most of a node's time; 13 % of the count).
+            // Both bits in one test, one branch a number: `&&` made two, and a mispredicted
+            // branch is most of a node's time (the count took 8 to 13 % longer).
             if (row.placed >> k | row.taken >> (p + k + 1)) & 1 == 0 {
                 return Some(Place { p, k, last: 0 });
             }
