@@ -151,7 +151,11 @@ impl<'a> Head<'a> {
                 head.improve(None, value, text, &mut first);
             }
         }
-        head.accept_solutions(0, None, found, &mut first)?;
+        // `first` is the master's outbox, to its children: `down` below
+        // makes its messages ranks' (`accept_solutions` would make them so
+        // twice, and in a run of groups an answer the expansion found sent
+        // `Down(Down(Terminate))` to ranks that are no group's master).
+        head.solutions(0, None, found, &mut first)?;
         head.down(first, out);
         if let Some(observer) = &config.observer {
             observer.started(head.master.stats.initial_prefixes);
