@@ -305,11 +305,31 @@ fn hysolve_sim_refuses_bad_input_in_one_line() {
     }
 }
 
+/// A rank killed at 30 % of the predicted run: in one group (rank 3 of
+/// 8), and on 16 ranks in groups of 8 (rank 0 alone, then ranks 1 to 8
+/// and 9 to 15), a rank of a group (13) and a group's master (9). The
+/// rank is named, the checkpoint kept, and the resume exact.
 #[test]
 fn a_rank_killed_at_30_percent_leaves_a_checkpoint_that_resumes_exactly() {
+    let one = ["--ranks", "8", "--threads", "2", "--node-ns", "30"];
+    killed_at_30_percent(&one, 3);
+    let groups = [
+        "--ranks",
+        "16",
+        "--threads",
+        "2",
+        "--node-ns",
+        "30",
+        "--group-size",
+        "8",
+    ];
+    killed_at_30_percent(&groups, 13);
+    killed_at_30_percent(&groups, 9);
+}
+
+fn killed_at_30_percent(shape: &[&str], rank: usize) {
     let dir = tempfile::tempdir().unwrap();
     let ckpt = dir.path().join("t1.ckpt");
-    let shape = ["--ranks", "8", "--threads", "2", "--node-ns", "30"];
     let whole = sim()
         .args(shape)
         .args(["--json", "uts", "--tree", "T1"])
@@ -322,13 +342,13 @@ fn a_rank_killed_at_30_percent_leaves_a_checkpoint_that_resumes_exactly() {
         .arg("--checkpoint")
         .arg(&ckpt)
         .args(["--checkpoint-every", &(predicted / 20.0).to_string()])
-        .args(["--kill", &format!("3@{}", predicted * 0.3)])
+        .args(["--kill", &format!("{rank}@{}", predicted * 0.3)])
         .args(["uts", "--tree", "T1"])
         .output()
         .unwrap();
     let err = String::from_utf8_lossy(&killed.stderr);
-    assert!(!killed.status.success());
-    assert!(err.contains("rank 3 died"), "{err}");
+    assert!(!killed.status.success(), "{shape:?}, rank {rank}");
+    assert!(err.contains(&format!("rank {rank} died")), "{err}");
     assert!(err.contains(&ckpt.display().to_string()), "{err}");
     assert!(ckpt.exists(), "the checkpoint is kept");
     // Resumed by the real binary, and by the simulator: the whole tree.
