@@ -338,9 +338,9 @@ fn a_rank_that_fails_ends_the_job_with_its_error() {
 }
 
 /// In a run of groups (16 ranks in groups of 8, forced: rank 0, then
-/// ranks 1 to 8 and 9 to 15), a rank killed once the run is under way (a
-/// member of the last group, then that group's master) ends the job,
-/// naming it, and leaves the checkpoint,
+/// ranks 1 to 8 and 9 to 15), a rank killed with 30 % of the units done (a
+/// member of the last group, then that group's master) ends the job
+/// within seconds, naming it, and leaves the checkpoint,
 /// whose units are the root's: the resume, in another shape of ranks,
 /// threads and groups, counts exactly.
 #[test]
@@ -355,7 +355,7 @@ fn a_dead_rank_or_group_master_in_groups_ends_the_job_and_the_resume_is_exact() 
             "--checkpoint",
             ck,
             "--checkpoint-every",
-            "0.05",
+            "0.01",
             "queens",
             "16",
         ];
@@ -365,7 +365,6 @@ fn a_dead_rank_or_group_master_in_groups_ends_the_job_and_the_resume_is_exact() 
             .spawn()
             .unwrap();
         common::wait_for_file(&mut child, &ckpt, Duration::from_secs(30));
-        common::wait_for_rewrites(&mut child, &ckpt, 1, Duration::from_secs(30));
         let t = Instant::now();
         let pid = loop {
             let found = processes_with(ck);
@@ -376,12 +375,33 @@ fn a_dead_rank_or_group_master_in_groups_ends_the_job_and_the_resume_is_exact() 
             assert!(t.elapsed() < Duration::from_secs(20), "no rank {victim}");
             std::thread::sleep(Duration::from_millis(5));
         };
+        // Killed once the checkpoint has 30 % of the units done (it is
+        // rewritten every 10 ms, whole: a rename).
+        let done = loop {
+            let c = std::fs::read(&ckpt).unwrap();
+            let c: serde_json::Value = serde_json::from_slice(&c).expect("a whole checkpoint");
+            let units = c["units"].as_u64().unwrap() as f64;
+            let done = 1.0 - c["remaining"].as_array().unwrap().len() as f64 / units;
+            if done >= 0.3 {
+                break done;
+            }
+            assert!(child.try_wait().unwrap().is_none(), "the run ended first");
+            assert!(t.elapsed() < Duration::from_secs(60), "no progress");
+            std::thread::sleep(Duration::from_millis(2));
+        };
         assert!(kill(pid, "-KILL"), "rank {victim} ended before the kill");
+        let killed = Instant::now();
         let status = wait_exit(&mut child, Duration::from_secs(30));
+        let ended = killed.elapsed().as_secs_f64();
         let mut stderr = String::new();
         std::io::Read::read_to_string(child.stderr.as_mut().unwrap(), &mut stderr).unwrap();
         assert!(!status.success());
         assert!(stderr.contains(&format!("rank {victim}")), "{stderr}");
+        eprintln!(
+            "rank {victim} killed with {:.0} % of the units done; the job ended {ended:.2} s later",
+            done * 100.0
+        );
+        assert!(ended < 10.0, "the job took {ended:.2} s to end");
         wait_gone(ck);
         assert!(ckpt.exists(), "the checkpoint is kept");
         // Resumed on 6 ranks of 1 thread in groups of 4, and on 3 of 2
