@@ -271,7 +271,7 @@ bench: build bench-deps bench-ranks bench-clique target/bench-c/queens target/be
 	  --bin target/release/examples/custom_problem,target/release/langford-plain,target/bench-c/langford \
 	  --problem "{}" --values 12
 	$(CARGO) build --release -p hysolve --example cheap_nodes
-	$(BENCH) --reps 5 --configs 1x1 --out bench-results/cheap-nodes.csv \
+	$(BENCH) --reps 5 --configs 1x1,1x2 --out bench-results/cheap-nodes.csv \
 	  --bin target/release/examples/cheap_nodes --problem "{} 38" --values plain,problem,apply,cutoff,tree
 	$(BENCH) --reps 3 --configs 1x1 --out bench-results/pack-peer.csv \
 	  --bin target/release/hysolve,target/bench-c/pack --problem "pack --pieces {}" \
