@@ -867,4 +867,43 @@ mod test {
             })
         ));
     }
+
+    /// When rank 0's expansion of the root finds the answer (N-Queens 6
+    /// in first and unique mode), the head's first messages end the run:
+    /// in a run of groups, one `Terminate` to each group's master, in one
+    /// `Down` (they were once wrapped twice and sent to ranks by group
+    /// numbers).
+    #[test]
+    fn an_answer_of_the_expansion_terminates_each_group_through_one_down() {
+        let q = Queens::new(6, false).unwrap();
+        let layout = Layout::groups_of(8, 3, 1);
+        let masters: Vec<usize> = (0..layout.groups())
+            .map(|g| layout.master_of_group(g))
+            .collect();
+        assert_eq!(masters, vec![0, 1, 4, 7]);
+        for mode in [Mode::First, Mode::Unique] {
+            let config = RunConfig::new(mode).threads(1);
+            let mut sink = Callback(|_: &str| {});
+            let delivery = Delivery::new(&mut sink, mode, None);
+            let mut out = Outbox::new();
+            let head = Head::start(&q, &config, layout, delivery, &mut out).unwrap();
+            assert!(
+                head.master.terminated(),
+                "{mode:?}: the expansion found no answer"
+            );
+            let mut told: Vec<usize> = out
+                .iter()
+                .filter_map(|(to, m)| match m {
+                    Message::Down(inner) => match **inner {
+                        Message::Terminate => Some(*to),
+                        Message::Down(_) => panic!("{mode:?}: a Down in a Down to {to}"),
+                        _ => None,
+                    },
+                    other => panic!("{mode:?}: {other:?} to rank {to} outside a Down"),
+                })
+                .collect();
+            told.sort_unstable();
+            assert_eq!(told, masters, "{mode:?}");
+        }
+    }
 }
