@@ -460,3 +460,186 @@ pub(crate) enum GroupError {
     Protocol(usize, &'static str),
     Unit(usize, Prefix),
 }
+
+#[cfg(test)]
+mod test {
+    use super::*;
+    use crate::cluster::protocol::RankReport;
+    use crate::engine::{Piece, Tally};
+
+    /// 8 ranks in groups of 3: rank 0 alone, then 1 to 3, 4 to 6, and 7.
+    /// The host of the group of ranks 1 to 3.
+    fn host(mode: Mode) -> GroupHost {
+        let layout = Layout::groups_of(8, 3, 1);
+        assert_eq!(layout.members(1), 1..4);
+        GroupHost::new(layout, 1, mode, false, Instant::now())
+    }
+
+    fn ask() -> Message {
+        Message::AskForWork {
+            tally: Tally::default(),
+            after: 0,
+            dealt: 0,
+        }
+    }
+
+    /// What went up to the root, by kind; what went to ranks, by rank.
+    fn split(out: &Sends) -> (Vec<&'static str>, Vec<(usize, &'static str)>) {
+        let mut up = Vec::new();
+        let mut down = Vec::new();
+        for (to, m) in out {
+            match m {
+                Message::Up { msg, .. } => {
+                    assert_eq!(*to, 0, "an Up to rank {to}");
+                    up.push(msg.kind());
+                }
+                m => down.push((*to, m.kind())),
+            }
+        }
+        (up, down)
+    }
+
+    /// A group none of whose ranks holds work asks the root once: the
+    /// first rank to ask has the others asked to donate to it (the group
+    /// is then hungry), their asks answer that, and only then does the
+    /// group ask, once. The root's work is dealt to the group's ranks
+    /// alone.
+    #[test]
+    fn a_dry_group_asks_the_root_once_and_deals_what_it_gets() {
+        let mut g = host(Mode::Count);
+        let now = Instant::now();
+        let mut out = Sends::new();
+        for r in 1..4 {
+            g.on_rank(r, ask(), now, &mut out).unwrap();
+        }
+        let (up, down) = split(&out);
+        assert_eq!(up, vec!["Hungry", "AskForWork"], "{out:?}");
+        assert_eq!(down, vec![(2, "DonateRequest"), (3, "DonateRequest")]);
+        for r in 1..4 {
+            g.on_rank(r, ask(), now, &mut out).unwrap();
+        }
+        assert_eq!(out.len(), 4, "asked again: {out:?}");
+        out.clear();
+        let pieces = (0..30)
+            .map(|i| Piece::named(crate::engine::Prefix(vec![i])))
+            .collect();
+        let work = Message::Work {
+            pieces,
+            initial_depth: 1,
+        };
+        g.on_root(work, now, &mut out).unwrap();
+        let (up, down) = split(&out);
+        assert!(up.is_empty(), "{up:?}");
+        let mut dealt: Vec<usize> = down.iter().map(|&(r, _)| r).collect();
+        dealt.sort_unstable();
+        assert_eq!(dealt, vec![1, 2, 3], "{down:?}");
+        assert!(down.iter().all(|&(_, k)| k == "Work"), "{down:?}");
+    }
+
+    /// Only an improvement on what the group knew goes up to the root.
+    #[test]
+    fn only_improvements_go_up() {
+        let mut g = host(Mode::Optimise);
+        let now = Instant::now();
+        for (from, value, goes_up) in [(2, 5, true), (3, 4, false), (1, 5, false), (3, 6, true)] {
+            let mut out = Sends::new();
+            let text = format!("{value}");
+            g.on_rank(from, Message::Improved { value, text }, now, &mut out)
+                .unwrap();
+            let (up, _) = split(&out);
+            assert_eq!(
+                up.contains(&"Improved"),
+                goes_up,
+                "{value} from {from}: {out:?}"
+            );
+        }
+    }
+
+    /// The root's `Terminate` reaches every rank of the group, and the
+    /// group has finished once each rank's `Final` went up; the first
+    /// rank's carries the group's statistics.
+    #[test]
+    fn terminate_reaches_each_rank_and_every_final_goes_up() {
+        let mut g = host(Mode::Count);
+        let now = Instant::now();
+        let mut out = Sends::new();
+        g.on_root(Message::Terminate, now, &mut out).unwrap();
+        let (_, down) = split(&out);
+        assert_eq!(
+            down,
+            vec![(1, "Terminate"), (2, "Terminate"), (3, "Terminate")]
+        );
+        for r in 1..4 {
+            assert!(!g.finished());
+            let mut out = Sends::new();
+            let report = RankReport {
+                rank: r,
+                ..RankReport::default()
+            };
+            g.on_rank(r, Message::Final(Box::new(report)), now, &mut out)
+                .unwrap();
+            match &out[..] {
+                [(0, Message::Up { msg, .. })] => match &**msg {
+                    Message::Final(f) => assert_eq!(f.group.is_some(), r == 1, "rank {r}"),
+                    m => panic!("{m:?}"),
+                },
+                o => panic!("{o:?}"),
+            }
+        }
+        assert!(g.finished());
+    }
+
+    /// What a group's master cannot take is an error naming the sender:
+    /// from the root, a rank's message; from a rank of another group,
+    /// anything but a `Donated` to this group; a donation to itself; a
+    /// direct steal across groups.
+    #[test]
+    fn messages_a_group_cannot_take_are_refused() {
+        let now = Instant::now();
+        let mut out = Sends::new();
+        let mut g = host(Mode::Count);
+        assert!(matches!(
+            g.on_root(ask(), now, &mut out),
+            Err(GroupError::Protocol(0, "AskForWork"))
+        ));
+        assert!(matches!(
+            g.on_rank(5, ask(), now, &mut out),
+            Err(GroupError::Protocol(5, "AskForWork"))
+        ));
+        let donated = |thief: u32, direct: bool| Message::Donated {
+            thief,
+            pieces: 1,
+            units: Vec::new(),
+            after: 0,
+            direct,
+        };
+        assert!(matches!(
+            g.on_rank(5, donated(6, false), now, &mut out),
+            Err(GroupError::Protocol(5, "donation to no rank of the group"))
+        ));
+        assert!(matches!(
+            g.on_rank(2, donated(2, false), now, &mut out),
+            Err(GroupError::Protocol(2, "donation to no other rank"))
+        ));
+        assert!(matches!(
+            g.on_rank(2, donated(5, true), now, &mut out),
+            Err(GroupError::Protocol(2, "steal from another group"))
+        ));
+        assert!(matches!(
+            g.on_rank(
+                2,
+                Message::UnitDone {
+                    report: UnitReport {
+                        unit: crate::engine::Prefix(vec![0]),
+                        received: 1,
+                        count: Count::default(),
+                    },
+                    after: 0,
+                },
+                now,
+                &mut out
+            ),
+            Err(GroupError::Protocol(2, "unit report"))
+        ));
+    }
+}
