@@ -378,14 +378,14 @@ fn a_dead_rank_or_group_master_in_groups_ends_the_job_and_the_resume_is_exact() 
         // Killed once the checkpoint has 30 % of the units done (it is
         // rewritten every 10 ms, whole: a rename).
         let done = loop {
-            let c = std::fs::read(&ckpt).unwrap();
+            assert!(child.try_wait().unwrap().is_none(), "the run ended first");
+            let c = std::fs::read(&ckpt).expect("the checkpoint, while the run lasts");
             let c: serde_json::Value = serde_json::from_slice(&c).expect("a whole checkpoint");
             let units = c["units"].as_u64().unwrap() as f64;
             let done = 1.0 - c["remaining"].as_array().unwrap().len() as f64 / units;
             if done >= 0.3 {
                 break done;
             }
-            assert!(child.try_wait().unwrap().is_none(), "the run ended first");
             assert!(t.elapsed() < Duration::from_secs(60), "no progress");
             std::thread::sleep(Duration::from_millis(2));
         };
@@ -401,7 +401,7 @@ fn a_dead_rank_or_group_master_in_groups_ends_the_job_and_the_resume_is_exact() 
             "rank {victim} killed with {:.0} % of the units done; the job ended {ended:.2} s later",
             done * 100.0
         );
-        assert!(ended < 10.0, "the job took {ended:.2} s to end");
+        assert!(ended < 20.0, "the job took {ended:.2} s to end");
         wait_gone(ck);
         assert!(ckpt.exists(), "the checkpoint is kept");
         // Resumed on 6 ranks of 1 thread in groups of 4, and on 3 of 2

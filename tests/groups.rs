@@ -22,6 +22,22 @@ const WORKLOADS: [(&[&str], u64); 5] = [
     (&["magic", "examples/magic/5x5_row_1_2_13_24_25.txt"], 8_016),
 ];
 
+/// Each workload's nodes on one rank of one thread, run once for the
+/// tests that compare with them.
+fn nodes_on_one(i: usize) -> u64 {
+    static NODES: std::sync::OnceLock<Vec<u64>> = std::sync::OnceLock::new();
+    NODES.get_or_init(|| {
+        WORKLOADS
+            .iter()
+            .map(|(args, solutions)| {
+                let one = run(1, 0, args);
+                assert_eq!(one["solutions"], *solutions, "{args:?} on 1x1");
+                one["nodes"].as_u64().unwrap()
+            })
+            .collect()
+    })[i]
+}
+
 fn run(ranks: usize, group: usize, args: &[&str]) -> serde_json::Value {
     let g = group.to_string();
     let mut all = vec!["--group-size", &g];
@@ -32,10 +48,8 @@ fn run(ranks: usize, group: usize, args: &[&str]) -> serde_json::Value {
 
 #[test]
 fn counts_and_nodes_are_exact_in_groups_of_2_3_and_4() {
-    for (args, solutions) in WORKLOADS {
-        let one = run(1, 0, args);
-        assert_eq!(one["solutions"], solutions, "{args:?} on 1x1");
-        let nodes = one["nodes"].as_u64().unwrap();
+    for (i, (args, solutions)) in WORKLOADS.into_iter().enumerate() {
+        let nodes = nodes_on_one(i);
         for (ranks, group) in [(8, 2), (8, 3), (16, 4)] {
             let v = run(ranks, group, args);
             let what = format!("{args:?} on {ranks} ranks in groups of {group}");
@@ -55,8 +69,8 @@ fn counts_and_nodes_are_exact_in_groups_of_2_3_and_4() {
 
 #[test]
 fn counts_and_nodes_are_exact_on_64_oversubscribed_ranks_in_groups_of_8() {
-    for (args, solutions) in WORKLOADS {
-        let nodes = run(1, 0, args)["nodes"].as_u64().unwrap();
+    for (i, (args, solutions)) in WORKLOADS.into_iter().enumerate() {
+        let nodes = nodes_on_one(i);
         let v = run(64, 8, args);
         assert_eq!(v["solutions"], solutions, "{args:?}");
         assert_eq!(v["nodes"], nodes, "{args:?}");
@@ -69,8 +83,9 @@ fn counts_and_nodes_are_exact_on_64_oversubscribed_ranks_in_groups_of_8() {
 /// counts and nodes stay exact and ranks do steal.
 #[test]
 fn direct_steals_keep_counts_and_nodes_exact() {
-    for (args, solutions) in [WORKLOADS[0], WORKLOADS[2]] {
-        let nodes = run(1, 0, args)["nodes"].as_u64().unwrap();
+    for i in [0, 2] {
+        let (args, solutions) = WORKLOADS[i];
+        let nodes = nodes_on_one(i);
         let mut steals = 0;
         for group in [0, 3] {
             let mut with = vec!["--direct-steals", "2"];
@@ -123,14 +138,16 @@ fn all_mode_in_groups_writes_the_same_solutions() {
 /// groups of 8 with the two ways the answer comes.
 #[test]
 fn first_and_unique_stop_every_rank_through_the_groups() {
-    let answers: [(&[&str], u64); 4] = [
-        (&["--mode", "first", "queens", "26"], 1),
-        (&["--mode", "unique", "queens", "8"], 2),
-        (&["--mode", "first", "queens", "6"], 1),
-        (&["--mode", "unique", "queens", "6"], 2),
+    // The answer and whether the expansion holds it (the root then deals
+    // no work; unique on 8 depends on the shape).
+    let answers: [(&[&str], u64, Option<bool>); 4] = [
+        (&["--mode", "first", "queens", "26"], 1, Some(false)),
+        (&["--mode", "unique", "queens", "8"], 2, None),
+        (&["--mode", "first", "queens", "6"], 1, Some(true)),
+        (&["--mode", "unique", "queens", "6"], 2, Some(true)),
     ];
     for (ranks, group) in [(8, 2), (8, 3), (16, 4), (64, 8)] {
-        for (i, (args, solutions)) in answers.into_iter().enumerate() {
+        for (i, (args, solutions, expansion)) in answers.into_iter().enumerate() {
             if ranks == 64 && i % 2 == 1 {
                 continue; // One of each way at 64 ranks: 3 s a run on 2 cores.
             }
@@ -138,6 +155,10 @@ fn first_and_unique_stop_every_rank_through_the_groups() {
             let v = run(ranks, group, args);
             let what = format!("{args:?} on {ranks} ranks in groups of {group}");
             assert_eq!(v["solutions"], solutions, "{what}");
+            let dealt = v["master"]["prefixes_dealt"].as_u64().unwrap();
+            if let Some(expansion) = expansion {
+                assert_eq!(dealt == 0, expansion, "{what}: {dealt} prefixes dealt");
+            }
             assert!(start.elapsed() < Duration::from_secs(60), "{what}");
             // Each rank's own time, from its start to its `Terminate`,
             // answer included: 2 to 17 ms on 8 and 16 ranks, 27 to 139 ms

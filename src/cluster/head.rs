@@ -151,10 +151,11 @@ impl<'a> Head<'a> {
                 head.improve(None, value, text, &mut first);
             }
         }
-        // `first` is the master's outbox, to its children: `down` below
-        // makes its messages ranks' (`accept_solutions` would make them so
-        // twice, and in a run of groups an answer the expansion found sent
-        // `Down(Down(Terminate))` to ranks that are no group's master).
+        // `first` is the master's outbox, to its children; `down` below
+        // turns its messages into messages to ranks. `accept_solutions`
+        // would do so twice: in a run of groups an answer the expansion
+        // found went as `Down(Down(Terminate))` to the ranks whose numbers
+        // are the group masters' ranks, some past the run's last rank.
         head.solutions(0, None, found, &mut first)?;
         head.down(first, out);
         if let Some(observer) = &config.observer {
@@ -891,13 +892,14 @@ mod test {
                 head.master.terminated(),
                 "{mode:?}: the expansion found no answer"
             );
+            // Nothing but the `Terminate`s: no work is dealt.
             let mut told: Vec<usize> = out
                 .iter()
-                .filter_map(|(to, m)| match m {
+                .map(|(to, m)| match m {
                     Message::Down(inner) => match **inner {
-                        Message::Terminate => Some(*to),
+                        Message::Terminate => *to,
                         Message::Down(_) => panic!("{mode:?}: a Down in a Down to {to}"),
-                        _ => None,
+                        ref other => panic!("{mode:?}: {other:?} to {to}"),
                     },
                     other => panic!("{mode:?}: {other:?} to rank {to} outside a Down"),
                 })
