@@ -194,7 +194,7 @@ pub trait Problem: Send + Sync + 'static {
         m: Self::Move,
         room: usize,
         left: i64,
-    ) -> (i64, u64)
+    ) -> i64
     where
         Self: Sized,
     {
@@ -730,7 +730,7 @@ impl<T: Tree> Problem for T {
         m: PathMove,
         room: usize,
         left: i64,
-    ) -> (i64, u64) {
+    ) -> i64 {
         values::dive(self, frames, path, moves, m, room, left)
     }
     #[inline(always)]

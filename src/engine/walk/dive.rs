@@ -1,7 +1,7 @@
 //! The count's walk below its explicit stack: a recursion over native
 //! frames, a frame a level, each keeping its listing, its count of moves
-//! given and the move it took in registers, and its node's nodes and
-//! solutions returned by value. A look at the context that needs the
+//! given and the move it took in registers, its node's nodes returned by
+//! value and its solutions summed in memory ([`Dive::solutions`]). A look at the context that needs the
 //! walk's stack (a split, a pause, a stop), or a recursion
 //! [`DIVE_DEPTH`] frames deep, hands the frames to the explicit stack as
 //! the levels the walk would have pushed, and the walk goes on there
@@ -44,6 +44,9 @@ pub(super) struct Dive<'s, P: Problem, C> {
     /// and its `left`.
     pub(super) handoff: Option<(Cursor<P>, P::Move)>,
     pub(super) left: i64,
+    /// The solutions the frames have visited (a sum in memory: returned
+    /// beside `left`, it was one more value kept across every call).
+    pub(super) solutions: u64,
 }
 
 /// A dive whose frames hold their nodes' states by value
@@ -52,9 +55,11 @@ pub(super) struct Dive<'s, P: Problem, C> {
 struct ByValue<'a, 'd, P: Problem, C> {
     dive: &'a mut Dive<'d, P, C>,
     placed: Option<P::State>,
+    /// As [`Dive::solutions`], one pointer nearer the frames.
+    solutions: u64,
 }
 
-/// What a frame returns for `left` when it has handed off.
+/// What a frame returns for its `left` when it has handed off.
 pub(crate) const HANDED_OFF: i64 = i64::MIN;
 
 /// What a dive offers the frames of a problem that walks its own
@@ -72,7 +77,10 @@ pub trait Frames<P: Problem> {
         m: P::Move,
         room: usize,
         left: i64,
-    ) -> (i64, u64);
+    ) -> i64;
+
+    /// Adds `weight` solutions to the dive's ([`Dive::solutions`]).
+    fn solved(&mut self, weight: u64);
 
     /// A frame's beginning, with `room` frames below it and `left` nodes
     /// to visit before it looks: whether it may go on (no look was due,
@@ -99,23 +107,30 @@ impl<P: Problem, C: Context<P::Node>> Frames<P> for Dive<'_, P, C> {
         m: P::Move,
         room: usize,
         left: i64,
-    ) -> (i64, u64) {
+    ) -> i64 {
         // A problem gives every child by value or none (`Problem::child`;
         // the default's `None` is known at compile time).
         if self.problem.child(state, &m).is_some() {
             let mut frames = ByValue {
                 dive: self,
                 placed: None,
+                solutions: 0,
             };
-            let out = frames.frame(state, moves, m, room, left);
+            let left = frames.frame(state, moves, m, room, left);
+            frames.dive.solutions += frames.solutions;
             // The walk goes on where the deepest frame stood.
             if let Some(deepest) = frames.placed {
                 *state = deepest;
             }
-            out
+            left
         } else {
             Dive::frame(self, state, moves, m, room, left)
         }
+    }
+
+    #[inline(always)]
+    fn solved(&mut self, weight: u64) {
+        self.solutions += weight;
     }
 
     #[inline(always)]
@@ -178,9 +193,10 @@ impl<P: Problem, C: Context<P::Node>> Dive<'_, P, C> {
     /// taken next. `room` is how many frames may still be
     /// made below this one (its children lie at the height
     /// [`Dive::bottom`] `- room`); `left` is how many nodes it may visit
-    /// before it looks at the context. Returns `left` when it ends and
-    /// the solutions it visited, or [`HANDED_OFF`] and the solutions when
-    /// it handed off: then `state` stands where the walk would, the
+    /// before it looks at the context. Adds the solutions it visits to
+    /// [`Dive::solutions`] and returns `left` when it ends, or
+    /// [`HANDED_OFF`] when it handed off: then `state` stands where the
+    /// walk would, the
     /// levels of the frames above the deepest are on [`Dive::levels`],
     /// and [`Dive::handoff`] holds the deepest's listing and its move.
     pub(super) fn frame(
@@ -190,7 +206,7 @@ impl<P: Problem, C: Context<P::Node>> Dive<'_, P, C> {
         mut m: P::Move,
         room: usize,
         mut left: i64,
-    ) -> (i64, u64) {
+    ) -> i64 {
         // One move given: a frame always starts so, and one argument fewer
         // keeps `left` out of the stack (`engine/README.md`).
         let mut given = 1;
@@ -199,21 +215,19 @@ impl<P: Problem, C: Context<P::Node>> Dive<'_, P, C> {
         // the deepest frame so far, kept as the least room.
         if !self.enter(room, &mut left) {
             self.hand_off(moves, given, m, left);
-            return (HANDED_OFF, 0);
+            return HANDED_OFF;
         }
         let p = self.problem;
-        let mut solutions = 0u64;
         loop {
             p.apply(state, &m);
             left -= 1;
-            solutions += p.solution_weight(state);
+            self.solutions += p.solution_weight(state);
             let mut below = p.moves(state);
             if let Some(first) = p.next_move(state, &mut below) {
-                let (l, s) = Dive::frame(self, state, below, first, room - 1, left);
-                solutions += s;
+                let l = Dive::frame(self, state, below, first, room - 1, left);
                 if l == HANDED_OFF {
                     self.push(moves, given, m);
-                    return (HANDED_OFF, solutions);
+                    return HANDED_OFF;
                 }
                 left = l;
             }
@@ -223,7 +237,7 @@ impl<P: Problem, C: Context<P::Node>> Dive<'_, P, C> {
                     given += 1;
                     m = next;
                 }
-                None => return (left, solutions),
+                None => return left,
             }
         }
     }
@@ -245,30 +259,28 @@ impl<P: Problem, C: Context<P::Node>> ByValue<'_, '_, P, C> {
         mut m: P::Move,
         room: usize,
         mut left: i64,
-    ) -> (i64, u64) {
+    ) -> i64 {
         let mut given = 1;
         if !self.dive.enter(room, &mut left) {
             self.dive.hand_off(moves, given, m, left);
-            return (HANDED_OFF, 0);
+            return HANDED_OFF;
         }
         let p = self.dive.problem;
-        let mut solutions = 0u64;
         loop {
             let mut child = p
                 .child(node, &m)
                 .expect("Problem::child gives every child or none");
             left -= 1;
-            solutions += p.solution_weight(&child);
+            self.solutions += p.solution_weight(&child);
             let mut below = p.moves(&mut child);
             if let Some(first) = p.next_move(&child, &mut below) {
-                let (l, s) = self.frame(&mut child, below, first, room - 1, left);
-                solutions += s;
+                let l = self.frame(&mut child, below, first, room - 1, left);
                 if l == HANDED_OFF {
                     if self.placed.is_none() {
                         self.placed = Some(child);
                     }
                     self.dive.push(moves, given, m);
-                    return (HANDED_OFF, solutions);
+                    return HANDED_OFF;
                 }
                 left = l;
             }
@@ -277,7 +289,7 @@ impl<P: Problem, C: Context<P::Node>> ByValue<'_, '_, P, C> {
                     given += 1;
                     m = next;
                 }
-                None => return (left, solutions),
+                None => return left,
             }
         }
     }

@@ -385,11 +385,11 @@ impl<'p, P: Problem> Searcher<'p, P> {
                         least_room: DIVE_DEPTH + 1,
                         handoff: None,
                         left: 0,
+                        solutions: 0,
                     };
                     let left = (dive.look_at - nodes) as i64;
-                    let (left, s) =
-                        problem.dive(&mut dive, &mut state, moves, first, DIVE_DEPTH, left);
-                    let (handoff, seen) = (dive.handoff.take(), dive.look_at);
+                    let left = problem.dive(&mut dive, &mut state, moves, first, DIVE_DEPTH, left);
+                    let (handoff, seen, s) = (dive.handoff.take(), dive.look_at, dive.solutions);
                     let left = if left == HANDED_OFF { dive.left } else { left };
                     // The deepest frame's children lay at `bottom -
                     // least_room` (a handoff's pending move too).

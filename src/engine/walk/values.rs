@@ -15,13 +15,15 @@ use crate::engine::problem::{Path, PathCursor, PathMove, Tree};
 
 /// What a dive's frames share: the tree, the dive, the depth of the
 /// first frame's node and its room, and where the deepest frame stood
-/// when it handed off (its node's depth and place).
+/// when it handed off (its node's depth and place), and the solutions
+/// its frames have visited (given to the dive's at its end).
 struct Values<'a, T: Tree, F> {
     tree: &'a T,
     frames: &'a mut F,
     depth: u32,
     room: usize,
     stand: (u32, u32),
+    solutions: u64,
 }
 
 /// The dive below the node `path` stands on, `m` (its first child) the
@@ -36,7 +38,7 @@ pub(crate) fn dive<T: Tree, F: Frames<T>>(
     m: PathMove,
     room: usize,
     left: i64,
-) -> (i64, u64) {
+) -> i64 {
     // The walk dives with a listing just begun (once a dive: a frame
     // walks its list from its start).
     assert_eq!((m.child, moves.next, m.parent), (0, 1, moves.parent));
@@ -53,13 +55,15 @@ pub(crate) fn dive<T: Tree, F: Frames<T>>(
         depth,
         room,
         stand: (depth, moves.parent),
+        solutions: 0,
     };
     let below = &mut path.lists[depth as usize + 1..lists];
-    let (left, solutions) = values.frame(below, moves.parent, left);
+    let left = values.frame(below, moves.parent, left);
+    values.frames.solved(values.solutions);
     if left == HANDED_OFF {
         (path.depth, path.here) = values.stand;
     }
-    (left, solutions)
+    left
 }
 
 impl<T: Tree, F: Frames<T>> Values<'_, T, F> {
@@ -71,7 +75,7 @@ impl<T: Tree, F: Frames<T>> Values<'_, T, F> {
     /// when it hands off, [`Values::stand`] is where the state must
     /// stand. (The room and the node's depth follow from the lists: five
     /// arguments, and fewer values kept across the call for a child.)
-    fn frame(&mut self, lists: &mut [Vec<T::Node>], parent: u32, mut left: i64) -> (i64, u64) {
+    fn frame(&mut self, lists: &mut [Vec<T::Node>], parent: u32, mut left: i64) -> i64 {
         let room = lists.len() - 1;
         let (children, lists) = lists.split_first_mut().expect("a list per frame");
         let children: &[T::Node] = children;
@@ -79,9 +83,8 @@ impl<T: Tree, F: Frames<T>> Values<'_, T, F> {
         // The look, before the first child is visited (`dive.rs`).
         if !self.frames.enter(room, &mut left) {
             self.hand_off(end, parent, room, left);
-            return (HANDED_OFF, 0);
+            return HANDED_OFF;
         }
-        let mut solutions = 0u64;
         // The child's place follows from the children left (kept by the
         // iterator): one number fewer kept across the call (0.402 s
         // against 0.391 s, `cheap_nodes tree 38`, quick runs, one each,
@@ -89,7 +92,7 @@ impl<T: Tree, F: Frames<T>> Values<'_, T, F> {
         let mut rest = children.iter();
         while let Some(node) = rest.next() {
             left -= 1;
-            solutions += self.tree.solution_weight(node);
+            self.solutions += self.tree.solution_weight(node);
             // The child's own children, listed where a frame for it would
             // find them; a leaf makes no frame.
             let below = &mut lists[0];
@@ -97,8 +100,7 @@ impl<T: Tree, F: Frames<T>> Values<'_, T, F> {
             self.tree.children(node, below);
             if !below.is_empty() {
                 let child = end - 1 - rest.len() as u32;
-                let (l, s) = self.frame(lists, child, left);
-                solutions += s;
+                let l = self.frame(lists, child, left);
                 if l == HANDED_OFF {
                     // This frame's level: its listing has given `child`,
                     // the move taken (its place found again, not kept
@@ -111,12 +113,12 @@ impl<T: Tree, F: Frames<T>> Values<'_, T, F> {
                     };
                     let m = PathMove { child, parent };
                     self.frames.push(moves, u64::from(child + 1), m);
-                    return (HANDED_OFF, solutions);
+                    return HANDED_OFF;
                 }
                 left = l;
             }
         }
-        (left, solutions)
+        left
     }
 
     /// The handoff of a frame whose node lies at `parent` and has `end`
