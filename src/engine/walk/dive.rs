@@ -1,11 +1,11 @@
 //! The count's walk below its explicit stack: a recursion over native
 //! frames, a frame a level, each keeping its listing, its count of moves
 //! given and the move it took in registers, its node's nodes returned by
-//! value and its solutions summed in memory ([`Dive::solutions`]). A look at the context that needs the
-//! walk's stack (a split, a pause, a stop), or a recursion
-//! [`DIVE_DEPTH`] frames deep, hands the frames to the explicit stack as
-//! the levels the walk would have pushed, and the walk goes on there
-//! (`engine/README.md`, "The count's dive").
+//! value and its solutions summed in memory ([`Dive::solutions`]). A
+//! look at the context that needs the walk's stack (a split, a pause, a
+//! stop), or a recursion [`DIVE_DEPTH`] frames deep, hands the frames to
+//! the explicit stack as the levels the walk would have pushed, and the
+//! walk goes on there (`engine/README.md`, "The count's dive").
 
 use super::{Cursor, Level, POLL_EVERY};
 use crate::engine::context::Context;
@@ -196,9 +196,9 @@ impl<P: Problem, C: Context<P::Node>> Dive<'_, P, C> {
     /// before it looks at the context. Adds the solutions it visits to
     /// [`Dive::solutions`] and returns `left` when it ends, or
     /// [`HANDED_OFF`] when it handed off: then `state` stands where the
-    /// walk would, the
-    /// levels of the frames above the deepest are on [`Dive::levels`],
-    /// and [`Dive::handoff`] holds the deepest's listing and its move.
+    /// walk would, the levels of the frames above the deepest are on
+    /// [`Dive::levels`], and [`Dive::handoff`] holds the deepest's listing
+    /// and its move.
     pub(super) fn frame(
         &mut self,
         state: &mut P::State,
