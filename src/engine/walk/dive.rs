@@ -1,7 +1,8 @@
-//! The count's walk below its explicit stack: a recursion over native
-//! frames, a frame a level, each keeping its listing, its count of moves
-//! given and the move it took in registers, its node's nodes returned by
-//! value and its solutions summed in memory ([`Dive::solutions`]). A
+//! The count's walk below its explicit stack: a recursion over frames, a
+//! frame a level and two frames a native call (the second is the first's
+//! code, inlined), each keeping its listing, its count of moves given and
+//! the move it took in registers, its node's nodes returned by value and
+//! its solutions summed in memory ([`Dive::solutions`]). A
 //! look at the context that needs the walk's stack (a split, a pause, a
 //! stop), or a recursion [`DIVE_DEPTH`] frames deep, hands the frames to
 //! the explicit stack as the levels the walk would have pushed, and the
@@ -90,12 +91,16 @@ pub trait Frames<P: Problem> {
 
     /// The deepest frame's handoff: its listing `moves`, which has given
     /// `given` moves, the last, `m`, taken but not applied, and its
-    /// `left`; then it returns [`HANDED_OFF`].
-    fn hand_off(&mut self, moves: P::Cursor, given: u64, m: P::Move, left: i64);
+    /// `left`; then it returns [`HANDED_OFF`]. Both are lent, and cloned
+    /// here: given by value, they were kept packed for this cold call
+    /// along the frame's hot path (Langford of order 11: 428.0 million
+    /// instructions by value, 413.8 million lent).
+    fn hand_off(&mut self, moves: &P::Cursor, given: u64, m: &P::Move, left: i64);
 
     /// A frame above the deepest, as it hands off: pushes its level (its
-    /// listing, which has given `given` moves, `m` the last, taken).
-    fn push(&mut self, moves: P::Cursor, given: u64, m: P::Move);
+    /// listing, which has given `given` moves, `m` the last, taken; lent,
+    /// as to [`Frames::hand_off`]).
+    fn push(&mut self, moves: &P::Cursor, given: u64, m: &P::Move);
 }
 
 impl<P: Problem, C: Context<P::Node>> Frames<P> for Dive<'_, P, C> {
@@ -143,13 +148,13 @@ impl<P: Problem, C: Context<P::Node>> Frames<P> for Dive<'_, P, C> {
 
     #[cold]
     #[inline(never)]
-    fn hand_off(&mut self, moves: P::Cursor, given: u64, m: P::Move, left: i64) {
-        self.handoff = Some((Cursor::new(moves, given), m));
+    fn hand_off(&mut self, moves: &P::Cursor, given: u64, m: &P::Move, left: i64) {
+        self.handoff = Some((Cursor::new(moves.clone(), given), m.clone()));
         self.left = left;
     }
 
     #[inline(always)]
-    fn push(&mut self, moves: P::Cursor, given: u64, m: P::Move) {
+    fn push(&mut self, moves: &P::Cursor, given: u64, m: &P::Move) {
         Dive::push(self, moves, given, m)
     }
 }
@@ -181,10 +186,10 @@ impl<P: Problem, C: Context<P::Node>> Dive<'_, P, C> {
     /// it has given, and `m`, the last, which it took.
     #[cold]
     #[inline(never)]
-    fn push(&mut self, moves: P::Cursor, given: u64, m: P::Move) {
+    fn push(&mut self, moves: &P::Cursor, given: u64, m: &P::Move) {
         self.levels.push(Level {
-            cursor: Cursor::new(moves, given),
-            taken: m,
+            cursor: Cursor::new(moves.clone(), given),
+            taken: m.clone(),
         });
     }
 
@@ -199,7 +204,30 @@ impl<P: Problem, C: Context<P::Node>> Dive<'_, P, C> {
     /// walk would, the levels of the frames above the deepest are on
     /// [`Dive::levels`], and [`Dive::handoff`] holds the deepest's listing
     /// and its move.
+    ///
+    /// A call walks two frames: this one and, inline, each child's
+    /// ([`Dive::body`]), whose children's frames are calls again. The
+    /// call's saved registers, its arguments and its return are paid once
+    /// for two levels (Langford of order 11: 413.8 million instructions
+    /// with a call a frame, 382.8 million with a call for two;
+    /// `engine/README.md`, "Two frames a call").
+    #[inline(never)]
     pub(super) fn frame(
+        &mut self,
+        state: &mut P::State,
+        moves: P::Cursor,
+        m: P::Move,
+        room: usize,
+        left: i64,
+    ) -> i64 {
+        self.body::<true>(state, moves, m, room, left)
+    }
+
+    /// The walk of one frame, as [`Dive::frame`]: with `TWICE`, its
+    /// children's frames are walked inline by the same code (without), and
+    /// theirs by calls.
+    #[inline(always)]
+    fn body<const TWICE: bool>(
         &mut self,
         state: &mut P::State,
         mut moves: P::Cursor,
@@ -211,10 +239,10 @@ impl<P: Problem, C: Context<P::Node>> Dive<'_, P, C> {
         // keeps `left` out of the stack (`engine/README.md`).
         let mut given = 1;
         // The look, before `m` is applied, as in the walk: at most once a
-        // frame (a leaf costs none), on a count kept in a register; and
+        // frame (a leaf has none), on a count kept in a register; and
         // the deepest frame so far, kept as the least room.
         if !self.enter(room, &mut left) {
-            self.hand_off(moves, given, m, left);
+            self.hand_off(&moves, given, &m, left);
             return HANDED_OFF;
         }
         let p = self.problem;
@@ -224,9 +252,13 @@ impl<P: Problem, C: Context<P::Node>> Dive<'_, P, C> {
             self.solutions += p.solution_weight(state);
             let mut below = p.moves(state);
             if let Some(first) = p.next_move(state, &mut below) {
-                let l = Dive::frame(self, state, below, first, room - 1, left);
+                let l = if TWICE {
+                    self.body::<false>(state, below, first, room - 1, left)
+                } else {
+                    Dive::frame(self, state, below, first, room - 1, left)
+                };
                 if l == HANDED_OFF {
-                    self.push(moves, given, m);
+                    self.push(&moves, given, &m);
                     return HANDED_OFF;
                 }
                 left = l;
@@ -251,8 +283,24 @@ impl<P: Problem, C: Context<P::Node>> ByValue<'_, '_, P, C> {
     /// or stands above it: the first frame to return that way sets its
     /// child's state aside ([`ByValue::placed`]) for the walk's (the
     /// first frame's node is the walk's own state, where a handoff of the
-    /// first frame leaves it).
+    /// first frame leaves it). A call walks two frames, as
+    /// [`Dive::frame`]'s.
+    #[inline(never)]
     fn frame(
+        &mut self,
+        node: &mut P::State,
+        moves: P::Cursor,
+        m: P::Move,
+        room: usize,
+        left: i64,
+    ) -> i64 {
+        self.body::<true>(node, moves, m, room, left)
+    }
+
+    /// The walk of one frame, as [`ByValue::frame`]; `TWICE` as in
+    /// [`Dive::body`].
+    #[inline(always)]
+    fn body<const TWICE: bool>(
         &mut self,
         node: &mut P::State,
         mut moves: P::Cursor,
@@ -262,7 +310,7 @@ impl<P: Problem, C: Context<P::Node>> ByValue<'_, '_, P, C> {
     ) -> i64 {
         let mut given = 1;
         if !self.dive.enter(room, &mut left) {
-            self.dive.hand_off(moves, given, m, left);
+            self.dive.hand_off(&moves, given, &m, left);
             return HANDED_OFF;
         }
         let p = self.dive.problem;
@@ -274,12 +322,16 @@ impl<P: Problem, C: Context<P::Node>> ByValue<'_, '_, P, C> {
             self.solutions += p.solution_weight(&child);
             let mut below = p.moves(&mut child);
             if let Some(first) = p.next_move(&child, &mut below) {
-                let l = self.frame(&mut child, below, first, room - 1, left);
+                let l = if TWICE {
+                    self.body::<false>(&mut child, below, first, room - 1, left)
+                } else {
+                    self.frame(&mut child, below, first, room - 1, left)
+                };
                 if l == HANDED_OFF {
                     if self.placed.is_none() {
                         self.placed = Some(child);
                     }
-                    self.dive.push(moves, given, m);
+                    self.dive.push(&moves, given, &m);
                     return HANDED_OFF;
                 }
                 left = l;

@@ -112,7 +112,7 @@ impl<T: Tree, F: Frames<T>> Values<'_, T, F> {
                         parent,
                     };
                     let m = PathMove { child, parent };
-                    self.frames.push(moves, u64::from(child + 1), m);
+                    self.frames.push(&moves, u64::from(child + 1), &m);
                     return HANDED_OFF;
                 }
                 left = l;
@@ -132,7 +132,7 @@ impl<T: Tree, F: Frames<T>> Values<'_, T, F> {
             parent,
         };
         let m = PathMove { child: 0, parent };
-        self.frames.hand_off(moves, 1, m, left);
+        self.frames.hand_off(&moves, 1, &m, left);
         self.stand = (self.depth + (self.room - room) as u32, parent);
     }
 }
