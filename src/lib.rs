@@ -53,15 +53,17 @@
 //! assert_eq!(outcome.solutions, 17_711);
 //! ```
 //!
-//! The layers, each using only those before it:
-//! - [`engine`]: problem-agnostic search (sequential walk, per-rank
-//!   work-stealing pool, the vector level the kernels may use);
-//! - [`cluster`]: ranks in an extended star (the only MPI code, behind the
-//!   `mpi` feature), [`run`] and its configuration;
-//! - [`problems`]: the puzzles, each a [`Problem`] with its parser and an
+//! The layers point down only (`tests/layers.rs` checks it):
+//! - [`engine`], at the bottom: problem-agnostic search (sequential walk,
+//!   per-rank work-stealing pool, the vector level the kernels may use);
+//! - [`cluster`], on the engine: ranks in an extended star (the only MPI
+//!   code, behind the `mpi` feature), [`run`] and its configuration;
+//! - [`problems`], on the engine and beside `cluster` (neither names the
+//!   other): the puzzles, each a [`Problem`] with its parser and an
 //!   independent verifier;
-//! - [`input`] and [`output`]: leaves (reading input files with located
-//!   errors; writing files atomically).
+//! - [`input`] and [`output`]: leaves that any layer may use and that use
+//!   nothing (reading input files with located errors; writing files
+//!   atomically).
 //!
 //! The command line, the puzzles' front doors and the viewer are the
 //! `hysolve-cli` package; the benchmark tools are `hysolve-tools`.
