@@ -215,7 +215,8 @@ target/bench-c/%: tools/c/%.c
 # What one message costs between two ranks whose receiver polls as the
 # manager does (MPI_Improbe, then a sleep): 0, 20 and 100 µs between polls,
 # with the default timer slack and with 1 ns (tools/c/mpi-pingpong.c;
-# bench-results/README.md, "The simulator on 16 real cores again").
+# bench-results/log/2026-11-to-12-groups.md, "The simulator on 16 real
+# cores again").
 target/bench-c/mpi-pingpong: tools/c/mpi-pingpong.c
 	@mkdir -p target/bench-c
 	mpicc -O2 -o $@ $<

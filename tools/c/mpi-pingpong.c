@@ -10,8 +10,8 @@
  *
  * prints one line: the sleep, the slack, and the one-way median and 90th
  * percentile over 2,000 round trips. `make pingpong` runs it for 0, 20 and
- * 100 µs with and without the slack (bench-results/README.md, "The
- * simulator on 16 real cores again"). */
+ * 100 µs with and without the slack (bench-results/log/2026-11-to-12-groups.md,
+ * "The simulator on 16 real cores again"). */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>

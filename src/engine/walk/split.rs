@@ -14,7 +14,8 @@ impl<P: Problem> Searcher<'_, P> {
     /// level: where nearly every subtree is small (binomial trees), one
     /// level's siblings are mostly leaves and send the thief back at once;
     /// simulated on UTS T3L at 16 ranks x 16 threads, efficiency 0.205
-    /// with one level, 0.422 with half (`bench-results/README.md`).
+    /// with one level, 0.422 with half (`bench-results/log/2026-11-simulation.md`,
+    /// "Hunger and half splits").
     /// Returns false when there was nothing to give. The siblings are
     /// listed and their nodes built on the scratch state, brought to each
     /// level the walk has not given away by the moves the walk took: each

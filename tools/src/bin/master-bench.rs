@@ -1,7 +1,8 @@
 //! `make bench`: the master's bookkeeping alone (no MPI, no encoding), in
 //! the steal phase, at 2 to 4,096 ranks: requests served per second, the
 //! median of several runs. Writes a CSV row per rank count with the commit,
-//! the machine and the command. `bench-results/README.md` ("Projection")
+//! the machine and the command. `bench-results/log/2026-11-ranks-and-the-master.md`
+//! ("Projection: how many ranks one master feeds")
 //! turns the figures into the number of ranks one master can feed.
 
 use clap::Parser;
