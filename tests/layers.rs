@@ -465,7 +465,7 @@ use crate::{
     std::fs::write(src.join("problems/mod.rs"), text).unwrap();
     let (wrong, read_files) = crossings(src);
     assert_eq!(read_files, 3);
-    assert_eq!(wrong, [format!("src/problems/mod.rs uses crate::cluster")]);
+    assert_eq!(wrong, ["src/problems/mod.rs uses crate::cluster"]);
 }
 
 /// A test module kept in a file of its own (`#[cfg(test)] mod fixtures;`)
