@@ -16,7 +16,7 @@ MPIRUN := mpirun --oversubscribe --bind-to none
 TEST_PROFILE := testing
 TESTING := --profile $(TEST_PROFILE)
 
-.PHONY: all deps deps-build build run test check test-scheduler lint lint-clippy no-mpi aarch64 bench bench-deps bench-clique bench-ranks sweep sim-validate sim-sweep pingpong verify clean
+.PHONY: all deps deps-build build run test check test-scheduler lint lint-clippy no-mpi aarch64 bench bench-deps bench-clique bench-ranks sweep sim-validate sim-sweep pingpong latency verify clean
 
 all: build
 
@@ -224,6 +224,19 @@ target/bench-c/mpi-pingpong: tools/c/mpi-pingpong.c
 pingpong: deps-build target/bench-c/mpi-pingpong
 	for us in 0 20 100; do for slack in default slack; do \
 	  $(MPIRUN) -np 2 target/bench-c/mpi-pingpong $$us $$slack || exit 1; done; done
+
+# A hop and a steal's round trip of the real protocol, against the
+# simulator's: MPI's own one-way hop (mpi-pingpong, the receiver
+# spinning), then UTS T3L's steal round trips (a rank's request for work
+# to the work, `--json`'s steal_round_trip_us) in 5 real runs on 2 ranks
+# of one thread and in the simulator; on a host of 16 cores or more also
+# 16x1. Appends to bench-results/latency.csv (src/cluster/README.md,
+# "Noticing a message"). About a minute on 2 cores.
+latency: build target/bench-c/mpi-pingpong
+	$(MPIRUN) -np 2 target/bench-c/mpi-pingpong 0 default
+	configs=2x1; if [ "$$(nproc)" -ge 16 ]; then configs=2x1,16x1; fi; \
+	target/release/hysolve-latency --reps 5 --configs $$configs \
+	  --out bench-results/latency.csv
 
 # Maximum clique beside Debian's cliquer (tools/peers/cliquer-json), one
 # thread each, on random G(200, 0.75) graphs; then G(200, 0.9), which

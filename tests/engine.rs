@@ -99,7 +99,9 @@ fn work_is_donated_between_ranks() {
         work: 20,
         ..tree(7, 40_000)
     };
-    let (o, _) = run(t, Mode::Count, 3, 2, 1);
+    // Through the master: no direct steals.
+    let config = config(Mode::Count, 2, 1).direct_steals(0);
+    let o = run_threaded(Arc::new(t), &config, 3, &mut Vec::new()).unwrap();
     assert_eq!(o.solutions, 40_000);
     assert!(o.master.donation_requests > 0, "{:?}", o.master);
     assert!(o.master.prefixes_returned > 0, "{:?}", o.master);

@@ -56,15 +56,27 @@ fn work_crosses_ranks_beyond_the_initial_deal() {
         ],
     ));
     assert_eq!(v["solutions"], 60000);
+    // Through the master (asked for) or straight (direct steals).
     let returned = v["master"]["prefixes_returned"].as_u64().unwrap();
-    assert!(returned > 0, "no donation between ranks: {}", v["master"]);
+    let stolen = v["master"]["prefixes_stolen"].as_u64().unwrap();
+    assert!(
+        returned + stolen > 0,
+        "no donation between ranks: {}",
+        v["master"]
+    );
     let donated: u64 = v["rank_stats"]
         .as_array()
         .unwrap()
         .iter()
         .map(|r| r["prefixes_donated"].as_u64().unwrap())
         .sum();
-    assert_eq!(donated, returned);
+    assert_eq!(donated, returned + stolen);
+    // Each steal's round trip is measured.
+    assert!(
+        v["steal_round_trip_us"]["count"].as_u64() > Some(0),
+        "{}",
+        v["steal_round_trip_us"]
+    );
 }
 
 /// Ranks hungry at one idle worker (`--hunger 1`; off by default on ranks
@@ -90,6 +102,9 @@ fn hungry_ranks_count_exactly_over_mpi() {
                 "1",
                 "--hunger",
                 "1",
+                // Hungry ranks that ask the master, not their peers.
+                "--direct-steals",
+                "0",
                 "--json",
                 "--stats",
             ],

@@ -92,7 +92,9 @@ fn hungry_ranks_keep_the_count_exact_under_32_jittered_seeds() {
     let tree = t1();
     let mut hungers = 0;
     for seed in 1..=32 {
-        let config = crossing(4, 2, seed);
+        let mut config = crossing(4, 2, seed);
+        // Hungry ranks that ask the master, not their peers first.
+        config.direct_steals = Some(0);
         let r = simulate(&tree, &config).unwrap();
         assert_eq!(counts(&r), T1, "seed {seed}");
         hungers += r.master.hungers;
@@ -533,7 +535,7 @@ fn direct_steals_keep_every_answer_exact_under_32_jittered_seeds() {
     let mut steals = 0;
     for seed in 1..=32 {
         let mut config = crossing(64, 2, seed);
-        config.direct_steals = 1 + (seed % 3) as u32;
+        config.direct_steals = Some(1 + (seed % 3) as u32);
         config.group_size = Some(if seed % 2 == 0 { 0 } else { 5 });
         let r = simulate(&t3, &config).unwrap();
         assert_eq!(counts(&r), T3, "seed {seed}");
@@ -544,7 +546,7 @@ fn direct_steals_keep_every_answer_exact_under_32_jittered_seeds() {
     for group in [0, 4] {
         let mut config = SimConfig::new(16, 2, 40);
         config.group_size = Some(group);
-        config.direct_steals = 2;
+        config.direct_steals = Some(2);
         assert_eq!(simulate(&q, &config).unwrap().solutions, 352);
         for (mode, answer) in [(Mode::All, 352), (Mode::First, 1), (Mode::Unique, 2)] {
             config.mode = mode;

@@ -26,6 +26,13 @@ pub const DEFAULT_RAMP_UP: u64 = 20_000_000;
 /// eighth of one: `engine/race.rs`), and stops when the search ends.
 pub const DEFAULT_RACE: u64 = 2_000_000_000;
 
+/// Direct steals a rank makes by default before it asks its master
+/// ([`RunConfig::direct_steals`]): two ranks of its group at random. A
+/// steal then needs neither the master nor, when the victim has tasks
+/// queued, its workers' attention beyond a poll (`cluster/README.md`,
+/// "Noticing a message").
+pub const DEFAULT_DIRECT_STEALS: u32 = 2;
+
 /// How a run is set up; the same on every rank. Start from
 /// [`RunConfig::new`] (or [`Default`], count mode) and change what you need:
 ///
@@ -65,10 +72,12 @@ pub struct RunConfig {
     pub group_size: Option<usize>,
     /// Direct steals: how many ranks of its own group, picked at random,
     /// a rank whose pool runs dry or is hungry asks for work itself
-    /// (`StealRequest`), one at a time, before it asks its master; 0 (the
-    /// default): none, every steal goes through the master (see
-    /// `cluster/README.md`, "Direct steals"). Not with checkpoints.
-    pub direct_steals: u32,
+    /// (`StealRequest`), one at a time, before it asks its master; 0:
+    /// none, every steal goes through the master (see
+    /// `cluster/README.md`, "Direct steals"). `None` (the default):
+    /// [`DEFAULT_DIRECT_STEALS`], or none with checkpoints, which cannot
+    /// have them ([`RunConfig::steal_tries`]).
+    pub direct_steals: Option<u32>,
     /// When the input was parsed: `wall_s` counts from here [default: when
     /// the configuration was made].
     pub started: Instant,
@@ -197,7 +206,7 @@ impl RunConfig {
             prefixes_per_worker: DEFAULT_PREFIXES_PER_WORKER,
             hunger: None,
             group_size: None,
-            direct_steals: 0,
+            direct_steals: None,
             started: Instant::now(),
             limit: None,
             at_least: None,
@@ -239,8 +248,20 @@ impl RunConfig {
     /// Ranks of its group a dry or hungry rank asks for work itself before
     /// it asks its master (see [`RunConfig::direct_steals`]; 0: none).
     pub fn direct_steals(mut self, tries: u32) -> Self {
-        self.direct_steals = tries;
+        self.direct_steals = Some(tries);
         self
+    }
+
+    /// The direct steals a rank makes before it asks its master:
+    /// [`RunConfig::direct_steals`], or by default
+    /// [`DEFAULT_DIRECT_STEALS`] without checkpoints and none with them.
+    pub fn steal_tries(&self) -> u32 {
+        let default = if self.checkpoint.is_some() {
+            0
+        } else {
+            DEFAULT_DIRECT_STEALS
+        };
+        self.direct_steals.unwrap_or(default)
     }
 
     /// The groups of a run of `ranks` ranks, `per_node` of them a node.
@@ -261,7 +282,7 @@ impl RunConfig {
     /// by the ask a moment later). A master of few children serves an
     /// early `Hungry` at once; a master of many, already busy, does not,
     /// and pays for every one it handles. Simulated at `d5f4acd`
-    /// (`bench-results/README.md`, "Hunger in groups"): on 1,024 ranks of
+    /// (`bench-results/log/2026-11-to-12-groups.md`, "Hunger in groups"): on 1,024 ranks of
     /// 16 threads in groups of 32, one idle worker took UTS T1XL from
     /// 0.694 to 0.793 and T1XXL from 0.819 to 0.875; on 64 ranks of 16
     /// in one group, T3XXL fell from 0.644 to 0.590 (its master 79 %
@@ -298,7 +319,7 @@ impl RunConfig {
     /// worker waits, and efficiency 0.899; 32,768 asked gave 47,914 and
     /// 0.911. On 256 ranks of 16 threads the aim stays 16,384 (47,914
     /// prefixes): half of it, 12,013 prefixes, gave 0.961 against 0.978
-    /// (`bench-results/README.md`, "The initial prefixes of a large run").
+    /// (`bench-results/log/2026-11-to-12-groups.md`, "The initial prefixes of a large run").
     pub fn initial_prefixes(&self, ranks: usize) -> usize {
         let threads = self.threads.max(1);
         let mut root = threads.isqrt();
@@ -393,7 +414,7 @@ impl RunConfig {
             if self.limit.is_some() {
                 return Err(ConfigError::CheckpointLimit);
             }
-            if self.direct_steals > 0 {
+            if self.direct_steals.is_some_and(|k| k > 0) {
                 return Err(ConfigError::CheckpointDirectSteals);
             }
             let rewinds = matches!(

@@ -10,7 +10,7 @@
 //! nothing about it travels.
 
 /// Ranks at or below which one master serves every rank (one group) when
-/// the configuration does not say. Measured (`bench-results/README.md`,
+/// the configuration does not say. Measured (`bench-results/log/2026-11-to-12-groups.md`,
 /// "Group masters"): on 16 real ranks groups cost 10 to 18 % of the time,
 /// and simulated on 64 ranks of 16 threads in groups of 8 they cost UTS
 /// T3XXL 0.651 -> 0.464 efficiency and 5x5 magic 0.814 -> 0.567, each
@@ -53,7 +53,7 @@ impl Layout {
     /// Rank 0's group is small because rank 0's manager is the root too:
     /// simulated, UTS T1XL on 1,024 ranks of 16 threads in groups of 32
     /// kept rank 0 91 % busy (its root's work and a group's of 32) while
-    /// the other group masters were 44 % busy (`bench-results/README.md`,
+    /// the other group masters were 44 % busy (`bench-results/log/2026-11-to-12-groups.md`,
     /// "Group masters").
     pub(crate) fn groups_of(ranks: usize, group_size: usize, per_node: usize) -> Layout {
         let ranks = ranks.max(1);
@@ -78,7 +78,7 @@ impl Layout {
     /// [`ONE_GROUP_UP_TO`] ranks; beyond, about the square root of the
     /// ranks (at least 8), so that the root and every group master serve
     /// about as many children each. Simulated at 1,024 ranks of 16 threads
-    /// (UTS T1XL, `bench-results/README.md`, "Group masters"): G = 8, 16,
+    /// (UTS T1XL, `bench-results/log/2026-11-to-12-groups.md`, "Group masters"): G = 8, 16,
     /// 32, 64, 128 gave 0.436, 0.537, 0.554, 0.409, 0.238 (one group 0.121).
     pub(crate) fn default_group_size(ranks: usize) -> usize {
         if ranks <= ONE_GROUP_UP_TO {

@@ -12,16 +12,17 @@ use super::group::{GroupError, GroupHost};
 use super::head::Head;
 use super::host::{host_name, online_cpus, thread_cpu_seconds};
 use super::layout::Layout;
+use super::link::{ForManager, Link, WorkerPoll};
 use super::master::Outbox;
 use super::outcome::{Outcome, RunError};
-use super::protocol::{Message, RankReport};
+use super::protocol::RankReport;
 use super::race::Race;
 use super::rank::RankState;
 use super::sink::SolutionSink;
 use super::transport::Transport;
 use crate::engine::{Mode, PoolEvent, Problem, RankPool, Threads};
-use crossbeam_channel::{Receiver, RecvTimeoutError, unbounded};
-use std::collections::VecDeque;
+use crossbeam_channel::{Receiver, Select, Sender, bounded, unbounded};
+use parking_lot::{Mutex, MutexGuard};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -32,21 +33,30 @@ const POLL_MAX: Duration = Duration::from_millis(1);
 const POLL_MAX_OVERSUBSCRIBED: Duration = Duration::from_millis(64);
 /// With no other rank, worker events are all there is: sleep until one comes.
 const SOLO_POLL: Duration = Duration::from_millis(100);
+/// How often a busy worker looks at its rank's messages, where every
+/// thread has a core (`cluster/README.md`, "Noticing a message").
+pub(crate) const WORKER_POLL: Duration = Duration::from_micros(20);
 
 struct Manager<'a, P: Problem, T: Transport> {
     config: &'a RunConfig,
-    transport: T,
     rank: usize,
-    state: RankState<P, RankPool<P::Node>>,
+    size: usize,
+    /// The transport and the rank's state machine, shared with the workers.
+    link: Arc<Mutex<Link<P, T>>>,
+    /// The pool's events (the manager waits for one; the link takes them).
     events: Receiver<PoolEvent<P::Node>>,
+    /// Rung by a worker that left the manager something.
+    bell: Receiver<()>,
+    /// Keeps the bell open once the workers, who ring it, are gone.
+    _ring: Sender<()>,
+    /// The workers have stopped (`Terminate`): no event will come.
+    stopped: bool,
     /// Rank 0 only, once started.
     head: Option<Head<'a>>,
     /// Rank 0 in optimise mode: the heuristic's race beside the search.
     race: Option<Race>,
     /// The first rank of each group, in a run of groups.
     group: Option<GroupHost>,
-    /// Messages this rank sends itself (rank 0: between its master and its pool).
-    inbox: VecDeque<(usize, Message)>,
     /// This thread's CPU time when the rank started.
     cpu_start: f64,
     /// The longest pause of the poll loop while the rank holds work (see
@@ -62,25 +72,35 @@ struct Manager<'a, P: Problem, T: Transport> {
 /// processors, each rank gets only a share of one, and polling as often
 /// would take the same CPU from the busy workers next to it: the pause
 /// grows with the oversubscription, so that polls keep the same share of
-/// the rank's own CPU (measured: `bench-results/README.md`, "Many
+/// the rank's own CPU (measured: `bench-results/log/2026-11-ranks-and-the-master.md`, "Many
 /// ranks"). The master (rank 0) serves everyone and keeps 1 ms.
 fn poll_max(rank: usize, threads: usize, local_ranks: usize, cpus: usize) -> Duration {
     if rank == 0 {
         return POLL_MAX;
     }
-    let load = (local_ranks * threads).div_ceil(cpus.max(1)).max(1);
-    (POLL_MAX * load as u32).min(POLL_MAX_OVERSUBSCRIBED)
+    (POLL_MAX * load(threads, local_ranks, cpus)).min(POLL_MAX_OVERSUBSCRIBED)
+}
+
+/// Threads of this machine's ranks a processor, rounded up (1 where
+/// every thread has a core).
+fn load(threads: usize, local_ranks: usize, cpus: usize) -> u32 {
+    (local_ranks * threads.max(1)).div_ceil(cpus.max(1)).max(1) as u32
+}
+
+/// How often a busy worker looks at its rank's messages: [`WORKER_POLL`]
+/// where every thread has a core; oversubscribed, as much less often as
+/// the threads share a processor, so that the looks keep the same share
+/// of the CPU the rank gets.
+pub(crate) fn worker_poll(threads: usize, local_ranks: usize, cpus: usize) -> Duration {
+    WORKER_POLL * load(threads, local_ranks, cpus)
 }
 
 /// The longest pause of the poll loop of a rank waiting for work (or
-/// hungry: `RankState::awaits_answer`). Its workers are parked (some of
-/// them, when hungry), so where every thread has a core of its own its
-/// manager polls at the shortest pause: the work it waits for is seen
-/// within 20 µs, not a millisecond (the about 30 % of a core this costs is
-/// the parked workers' own). Simulated (`hysolve-sim`), this took UTS T3L
-/// on 16 ranks of one thread from efficiency 0.785 to 0.816, and on 64
-/// from 0.342 to 0.376. Oversubscribed, the idle rank's core is someone
-/// else's: it keeps [`poll_max`].
+/// hungry: `RankState::awaits_answer`) once it has spun for [`SPIN`].
+/// Its workers are parked (some of them, when hungry), so where every
+/// thread has a core of its own its manager polls at the shortest pause.
+/// Oversubscribed, the idle rank's core is someone else's: it keeps
+/// [`poll_max`], and does not spin.
 fn idle_poll_max(rank: usize, threads: usize, local_ranks: usize, cpus: usize) -> Duration {
     if local_ranks * threads <= cpus.max(1) {
         POLL_MIN
@@ -89,10 +109,24 @@ fn idle_poll_max(rank: usize, threads: usize, local_ranks: usize, cpus: usize) -
     }
 }
 
+/// Whether an idle worker may look at the rank's messages while the rank
+/// waits for work (`engine/pool/mod.rs`, `await_answer`): where every
+/// thread of this machine's ranks has a processor, and not with
+/// checkpoints. A checkpoint's units rely on each master hearing of a
+/// thief's donations in the order the thief received them (`causal.rs`),
+/// and in a run of groups a thief can be sent two at once, one its group
+/// master arranged and one the root did (`README.md`, "Groups"); the
+/// sooner a waiting rank takes work in, the likelier the two cross
+/// (simulated: T3 resumed on 16 ranks in groups of 4, jittered Ethernet,
+/// seed 8).
+fn spins(config: &RunConfig, local_ranks: usize, cpus: usize) -> bool {
+    local_ranks * config.threads.max(1) <= cpus.max(1) && config.checkpoint.is_none()
+}
+
 /// Runs this rank's part of the search. Returns the outcome on the master
 /// (rank 0) and `None` elsewhere. In `all` mode the master hands each
 /// solution to `sink` as it arrives.
-pub(super) fn run_rank<P: Problem, T: Transport>(
+pub(super) fn run_rank<P: Problem, T: Transport + Send + 'static>(
     problem: Arc<P>,
     config: &RunConfig,
     transport: T,
@@ -103,12 +137,12 @@ pub(super) fn run_rank<P: Problem, T: Transport>(
     let mut m = Manager::new(problem.clone(), config, transport, layout);
     let outcome = m.run(&problem, layout, sink);
     if outcome.is_err() {
-        m.transport.abandon();
+        m.link.lock().transport.abandon();
     }
     outcome
 }
 
-impl<'a, P: Problem, T: Transport> Manager<'a, P, T> {
+impl<'a, P: Problem, T: Transport + Send + 'static> Manager<'a, P, T> {
     /// The rank's part of the run, from the head's start (rank 0) to the
     /// outcome (rank 0) or the end of the poll loop.
     fn run(
@@ -118,7 +152,7 @@ impl<'a, P: Problem, T: Transport> Manager<'a, P, T> {
         sink: &'a mut dyn SolutionSink,
     ) -> Result<Option<Outcome>, RunError> {
         let config = self.config;
-        let size = self.transport.size();
+        let size = self.size;
         if self.rank == 0 {
             let resume = config.checkpoint.as_ref().and_then(|c| c.resume.as_ref());
             let delivery = Delivery::new(sink, config.mode, resume);
@@ -137,17 +171,20 @@ impl<'a, P: Problem, T: Transport> Manager<'a, P, T> {
                 }
             }
             self.head = Some(head);
-            self.dispatch(out);
+            self.link.lock().send_all(out);
         }
-        let mut asks = Vec::new();
-        self.state.start(Instant::now(), &mut asks);
-        self.dispatch(asks);
+        {
+            let mut link = self.link.lock();
+            let mut asks = Vec::new();
+            link.state.start(Instant::now(), &mut asks);
+            link.send_all(asks);
+        }
         let polled = self.poll_loop(size);
         if let Some(race) = &mut self.race {
             race.end();
         }
         polled?;
-        self.transport.flush();
+        self.link.lock().transport.flush();
         match self.head.take() {
             Some(head) => head.finish(size).map(Some),
             None => Ok(None),
@@ -157,9 +194,10 @@ impl<'a, P: Problem, T: Transport> Manager<'a, P, T> {
     fn new(problem: Arc<P>, config: &'a RunConfig, transport: T, layout: Layout) -> Self {
         let cpu_start = thread_cpu_seconds();
         let rank = transport.rank();
+        let size = transport.size();
         let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
         let host_cpus = online_cpus();
-        let local_ranks = super::launcher::local_ranks();
+        let local_ranks = transport.local_ranks();
         if config.threads > cores && cores < host_cpus {
             tracing::warn!(
                 "rank {rank}: {} worker threads share {cores} usable core(s) of {host_cpus}: the \
@@ -175,7 +213,7 @@ impl<'a, P: Problem, T: Transport> Manager<'a, P, T> {
             config.stop_after(),
             Threads {
                 here: config.threads,
-                run: transport.size() * config.threads.max(1),
+                run: size * config.threads.max(1),
             },
             tx,
             config.checkpoint.is_some(),
@@ -191,11 +229,22 @@ impl<'a, P: Problem, T: Transport> Manager<'a, P, T> {
             host_cpus,
             ..RankReport::default()
         };
-        Manager {
-            config,
-            transport,
-            rank,
-            state: RankState::new(
+        let (ring, bell) = bounded(1);
+        let every = worker_poll(config.threads, local_ranks, host_cpus);
+        let group_master = layout.is_group_master(rank);
+        let link = Arc::new_cyclic(|link| {
+            if size > 1 {
+                // With no other rank there are no messages to look for.
+                pool.set_poller(
+                    Arc::new(WorkerPoll {
+                        link: link.clone(),
+                        bell: ring.clone(),
+                        spin: spins(config, local_ranks, host_cpus),
+                    }),
+                    every,
+                );
+            }
+            let state = RankState::new(
                 problem,
                 config.mode,
                 rank,
@@ -204,11 +253,21 @@ impl<'a, P: Problem, T: Transport> Manager<'a, P, T> {
                 report,
                 config.checkpoint.is_some(),
             )
-            .with_direct_steals(config.direct_steals),
+            .with_direct_steals(config.steal_tries());
+            Mutex::new(Link::new(transport, state, events.clone(), group_master))
+        });
+        Manager {
+            config,
+            rank,
+            size,
+            link,
             events,
+            bell,
+            _ring: ring,
+            stopped: false,
             head: None,
             race: None,
-            group: layout.is_group_master(rank).then(|| {
+            group: group_master.then(|| {
                 GroupHost::new(
                     layout,
                     layout.group_of(rank),
@@ -217,7 +276,6 @@ impl<'a, P: Problem, T: Transport> Manager<'a, P, T> {
                     Instant::now(),
                 )
             }),
-            inbox: VecDeque::new(),
             cpu_start,
             // A group's master serves its group as rank 0 serves all.
             poll_max: poll_max(serves(rank, layout), config.threads, local_ranks, host_cpus),
@@ -230,80 +288,95 @@ impl<'a, P: Problem, T: Transport> Manager<'a, P, T> {
         }
     }
 
-    /// Sends messages, delivering the ones for this rank to its own inbox.
-    fn dispatch(&mut self, out: Outbox) {
-        for (to, msg) in out {
-            self.send(to, msg);
-        }
-    }
-
-    fn send(&mut self, to: usize, msg: Message) {
-        tracing::trace!(rank = self.rank, to, ?msg, "send");
-        if to == self.rank {
-            self.inbox.push_back((self.rank, msg));
-        } else {
-            self.state.count_sent();
-            self.transport.send(to, msg.encode());
-        }
-    }
-
     fn poll_loop(&mut self, size: usize) -> Result<(), RunError> {
         let mut pause = POLL_MIN;
         loop {
-            let mut active = false;
-            while let Some((from, msg)) = self.inbox.pop_front() {
-                self.handle(from, msg)?;
-                active = true;
-            }
-            while let Some((from, bytes)) = self.transport.try_recv() {
-                self.handle(from, Message::decode(&bytes)?)?;
-                active = true;
-            }
-            while let Ok(event) = self.events.try_recv() {
-                self.on_event(event)?;
-                active = true;
-            }
-            if self.done() {
+            let link = self.link.clone();
+            let mut link = link.lock();
+            let active = self.serve(&mut link)?;
+            if self.done(&link) {
                 return Ok(());
             }
-            self.duties()?;
-            if active || !self.inbox.is_empty() {
+            self.duties(&mut link)?;
+            if active || link.has_inbox() || link.wants_manager() {
                 pause = POLL_MIN;
                 continue;
             }
-            let wait = if size == 1 { SOLO_POLL } else { pause };
-            match self.events.recv_timeout(wait) {
-                Ok(event) => {
-                    self.on_event(event)?;
-                    pause = POLL_MIN;
-                }
-                Err(RecvTimeoutError::Timeout) => pause = (pause * 2).min(self.pause_max()),
-                Err(RecvTimeoutError::Disconnected) => pause = self.pause_max(),
+            let awaits = link.state.awaits_answer();
+            drop(link);
+            if size == 1 {
+                self.wait(SOLO_POLL);
+                continue;
             }
+            if self.wait(pause) {
+                pause = POLL_MIN;
+            } else {
+                pause = (pause * 2).min(self.pause_max(awaits));
+            }
+        }
+    }
+
+    /// Sleeps until the pool has an event, a worker rings, or `pause` has
+    /// passed; whether something came.
+    fn wait(&self, pause: Duration) -> bool {
+        let mut select = Select::new();
+        if !self.stopped {
+            select.recv(&self.events);
+        }
+        let bell = select.recv(&self.bell);
+        match select.ready_timeout(pause) {
+            Ok(i) => {
+                if i == bell {
+                    let _ = self.bell.try_recv();
+                }
+                true
+            }
+            Err(_) => false,
+        }
+    }
+
+    /// Pumps the link and runs what it left the manager until nothing is
+    /// left; whether anything was.
+    fn serve(&mut self, link: &mut MutexGuard<'_, Link<P, T>>) -> Result<bool, RunError> {
+        let mut active = false;
+        loop {
+            if let Some(e) = link.failure() {
+                return Err(e);
+            }
+            let taken = link.pump()?;
+            let Some(task) = link.for_manager() else {
+                if taken == 0 {
+                    return Ok(active);
+                }
+                active = true;
+                continue;
+            };
+            active = true;
+            self.run_task(link, task)?;
         }
     }
 
     /// The longest pause now: shorter while the rank waits for work or
     /// for the answer to a steal of its own.
-    fn pause_max(&self) -> Duration {
-        if !self.state.awaits_answer() {
+    fn pause_max(&self, awaits: bool) -> Duration {
+        if !awaits {
             self.poll_max
         } else {
             self.idle_poll_max
         }
     }
 
-    fn done(&self) -> bool {
+    fn done(&self, link: &Link<P, T>) -> bool {
         match (&self.head, &self.group) {
             (Some(head), _) => head.finished(),
             (None, Some(group)) => group.finished(),
-            (None, None) => self.state.terminated(),
+            (None, None) => link.state.terminated(),
         }
     }
 
     /// Between messages: the head's clockwork and observer, the rank's
     /// progress report.
-    fn duties(&mut self) -> Result<(), RunError> {
+    fn duties(&mut self, link: &mut Link<P, T>) -> Result<(), RunError> {
         let now = Instant::now();
         if let Some(head) = &mut self.head {
             let mut out = Outbox::new();
@@ -313,101 +386,56 @@ impl<'a, P: Problem, T: Transport> Manager<'a, P, T> {
                 }
             }
             head.duties(now, &mut out)?;
-            if !self.state.terminated() {
-                head.observe(self.state.progress(), now);
+            if !link.state.terminated() {
+                head.observe(link.state.progress(), now);
             }
-            self.dispatch(out);
+            link.send_all(out);
         }
         if let Some(group) = &mut self.group {
             let mut out = Outbox::new();
             group.tick(now, &mut out);
-            self.dispatch(out);
+            link.send_all(out);
         }
         let mut progress = Vec::new();
-        self.state.tick(now, &mut progress);
-        self.dispatch(progress);
+        link.state.tick(now, &mut progress);
+        link.send_all(progress);
         Ok(())
     }
 
-    fn on_event(&mut self, event: PoolEvent<P::Node>) -> Result<(), RunError> {
-        if self.state.terminated() {
-            return Ok(());
-        }
-        let event = match (event, &mut self.head) {
-            // Rank 0's own solutions go to the master without a message.
-            (PoolEvent::Solutions { unit, texts }, Some(head)) => {
-                let mut out = Outbox::new();
-                head.accept_solutions(0, unit, texts, &mut out)?;
-                self.dispatch(out);
-                return Ok(());
-            }
-            (event, _) => event,
-        };
-        let mut out = Vec::new();
-        self.state.on_event(event, Instant::now(), &mut out);
-        self.dispatch(out);
-        Ok(())
-    }
-
-    fn handle(&mut self, from: usize, msg: Message) -> Result<(), RunError> {
-        tracing::trace!(rank = self.rank, from, ?msg, "handle");
+    /// What the link left the manager: the masters' messages, rank 0's
+    /// solutions, `Terminate`.
+    fn run_task(&mut self, link: &mut Link<P, T>, task: ForManager) -> Result<(), RunError> {
         let now = Instant::now();
-        let mut sends = Vec::new();
-        match msg {
-            // Rank side.
-            Message::Work {
-                pieces,
-                initial_depth,
-            } => self.state.on_work(pieces, initial_depth)?,
-            Message::Donation {
-                pieces,
-                initial_depth,
-                direct,
-            } => self
-                .state
-                .on_donation(pieces, initial_depth, direct, now, &mut sends)?,
-            Message::DonateRequest { thief, asks } => {
-                self.state
-                    .on_donate_request(thief as usize, asks, now, &mut sends);
-            }
-            Message::StealRequest => self.state.on_steal_request(from, now, &mut sends),
-            Message::NoWork => self.state.on_no_work(now, &mut sends),
-            Message::Incumbent(value) => self.state.on_incumbent(value),
-            Message::Terminate => {
+        let mut out = Outbox::new();
+        match task {
+            ForManager::Terminate => {
                 let wall_s = self.config.started.elapsed().as_secs_f64();
                 let cpu_s = thread_cpu_seconds() - self.cpu_start;
-                self.state.on_terminate(wall_s, cpu_s, &mut sends);
+                link.state.on_terminate(wall_s, cpu_s, &mut out);
+                link.terminated();
+                self.stopped = true;
             }
-            // A group's master's side.
-            Message::Down(msg) => {
-                let Some(group) = &mut self.group else {
-                    return Err(RunError::Protocol {
-                        rank: from,
-                        what: "Down",
-                    });
-                };
-                group.on_root(*msg, now, &mut sends).map_err(group_error)?;
+            ForManager::Solutions { unit, texts } => {
+                if let Some(head) = &mut self.head {
+                    head.accept_solutions(0, unit, texts, &mut out)?;
+                }
             }
-            msg if self.group.is_some() && !matches!(msg, Message::Up { .. }) => {
-                let group = self.group.as_mut().expect("just seen");
+            ForManager::Root(msg) => {
+                let group = self.group.as_mut().expect("routed to a group master");
+                group.on_root(msg, now, &mut out).map_err(group_error)?;
+            }
+            ForManager::Group(from, msg) => {
+                let group = self.group.as_mut().expect("routed to a group master");
                 group
-                    .on_rank(from, msg, now, &mut sends)
+                    .on_rank(from, msg, now, &mut out)
                     .map_err(group_error)?;
             }
-            // Master side.
-            msg => {
-                let Some(head) = &mut self.head else {
-                    return Err(RunError::Protocol {
-                        rank: self.rank,
-                        what: msg.kind(),
-                    });
-                };
-                let mut out = Outbox::new();
+            ForManager::Head(from, msg) => {
+                let head = self.head.as_mut().expect("routed to rank 0's head");
                 head.handle(from, msg, now, &mut out)?;
-                self.dispatch(out);
             }
         }
-        self.dispatch(sends);
+        link.send_all(out);
         Ok(())
     }
 }
@@ -446,5 +474,11 @@ mod test {
         assert_eq!(idle(0, 16, 1, 16), 20);
         assert_eq!(idle(1, 1, 64, 2), 32_000);
         assert_eq!(idle(0, 1, 64, 2), 1_000);
+        // Busy workers look every 20 µs where each has a core, less often
+        // as they share one.
+        let every = |t, l, c| worker_poll(t, l, c).as_micros();
+        assert_eq!(every(1, 2, 2), 20);
+        assert_eq!(every(16, 1, 16), 20);
+        assert_eq!(every(1, 64, 2), 640);
     }
 }

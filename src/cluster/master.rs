@@ -407,7 +407,7 @@ impl Master {
     /// waited for donations already asked: simulated UTS T3L on 256 ranks
     /// of one thread in groups of 16, with the root asking victim groups
     /// at once, idled three quarters of the run in its tail;
-    /// `bench-results/README.md`, "The root's request on the tick".)
+    /// `bench-results/log/2026-11-to-12-groups.md`, "The root's request on the tick".)
     pub(super) fn on_tick(&mut self, now: Instant, out: &mut Outbox) {
         let thieves = !self.to_serve.is_empty() || !self.to_feed.is_empty();
         let foreign = self.foreign.is_some_and(|f| !f.has_victim);

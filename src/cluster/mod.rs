@@ -32,6 +32,7 @@ mod head;
 mod host;
 mod launcher;
 mod layout;
+mod link;
 mod manager;
 mod master;
 #[cfg(feature = "sim")]
@@ -43,15 +44,18 @@ pub mod outcome;
 mod protocol;
 mod race;
 mod rank;
+mod route;
 #[cfg(feature = "sim")]
 pub mod sim;
 pub mod sink;
 mod transport;
+mod trips;
 mod units;
 
 pub use checkpoint::{Checkpoint, CheckpointError};
 pub use config::{
-    CheckpointPlan, ConfigError, DEFAULT_PREFIXES_PER_WORKER, MAX_THREADS, RunConfig,
+    CheckpointPlan, ConfigError, DEFAULT_DIRECT_STEALS, DEFAULT_PREFIXES_PER_WORKER, MAX_THREADS,
+    RunConfig,
 };
 pub use launcher::{is_rank_zero, launched_by_mpi, local_ranks};
 pub use layout::ONE_GROUP_UP_TO;
@@ -60,6 +64,7 @@ pub use observer::{Observer, Progress};
 pub use outcome::{Improvement, Outcome, RunError};
 pub use protocol::RankReport;
 pub use sink::{Callback, FileError, FileSink, SolutionSink, Solutions};
+pub use trips::{RoundTrips, TripSummary};
 
 use crate::engine::{Mode, Problem};
 use sink::Discard;

@@ -3,8 +3,10 @@
 //! Sends are non-blocking (`MPI_Isend`): two managers sending large messages
 //! to each other at once would deadlock with blocking sends under the
 //! rendezvous protocol. Receives are `MPI_Improbe` + matched receive, polled
-//! by the manager with an adaptive sleep, because OpenMPI's blocking receive
-//! busy-waits and would burn a core.
+//! by the rank's busy workers on their clock and by its manager with an
+//! adaptive sleep (`link.rs`), because OpenMPI's blocking receive
+//! busy-waits and would burn a core. Any thread of the rank may call MPI,
+//! one at a time (the link's lock): MPI must grant `Serialized`.
 
 use super::transport::Transport;
 use mpi::Threading;
@@ -31,14 +33,16 @@ pub(super) struct MpiTransport {
 }
 
 impl MpiTransport {
-    /// Initializes MPI. Must be called on the thread that will make every
-    /// MPI call (the manager), which is the main thread: `Funneled` suffices.
+    /// Initializes MPI, on the main thread, which finalizes it too (the
+    /// manager's: the transport is dropped there once the workers have
+    /// stopped). The rank's threads take turns at MPI (the link's lock),
+    /// so `Serialized` suffices.
     pub(super) fn init() -> Result<Self, String> {
-        let (universe, level) = mpi::initialize_with_threading(Threading::Funneled)
+        let (universe, level) = mpi::initialize_with_threading(Threading::Serialized)
             .ok_or_else(|| "MPI was already initialized".to_string())?;
-        if level < Threading::Funneled {
+        if level < Threading::Serialized {
             return Err(format!(
-                "the MPI library grants only {level:?} threading; hysolve needs Funneled"
+                "the MPI library grants only {level:?} threading; hysolve needs Serialized"
             ));
         }
         Ok(MpiTransport {
@@ -71,6 +75,17 @@ impl MpiTransport {
         self.in_flight = still;
     }
 }
+
+// SAFETY: the transport moves to no other thread than the rank's own:
+// it lives in the rank's link (`link.rs`), behind a lock, and is used
+// only through `&mut self`, so MPI is called by one thread at a time, as
+// `Threading::Serialized` (which `init` demands) allows from any thread.
+// The raw buffers of sends in flight are owned by the transport alone
+// (see `send` and `reap`) and go with it. It is dropped, and MPI
+// finalized, on the main thread: the manager drops the link after every
+// worker has stopped (`RankPool::stop` joins them on `Terminate`), and
+// workers hold the link only weakly (an abandoned run finalizes nothing).
+unsafe impl Send for MpiTransport {}
 
 impl Transport for MpiTransport {
     fn rank(&self) -> usize {

@@ -44,6 +44,14 @@ pub struct Outcome {
     pub improvements: Vec<Improvement>,
 }
 
+impl Outcome {
+    /// The steal round trips of every rank together (`trips.rs`): from a
+    /// rank's request for work to the work; `None` when no rank stole.
+    pub fn steal_round_trips(&self) -> Option<super::TripSummary> {
+        super::RoundTrips::merged(self.reports.iter().map(|r| &r.steal_round_trips)).summary()
+    }
+}
+
 /// An improvement on the incumbent of a branch and bound.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[non_exhaustive]

@@ -133,6 +133,13 @@ pub struct RankReport {
     /// `StealRequest` messages sent (direct steals).
     #[serde(default)]
     pub steal_requests: u64,
+    /// Its steal round trips: from each request for work to the work.
+    #[serde(default)]
+    pub steal_round_trips: super::trips::RoundTrips,
+    /// How long each donation it owed waited for a worker to split its
+    /// walk: from the request (the master's or a thief's) to the split.
+    #[serde(default)]
+    pub split_waits: super::trips::RoundTrips,
     /// `Improved` messages it sent: improvements on the best it knew.
     pub improvements_sent: u64,
     /// `Incumbent` messages it received.
@@ -310,6 +317,8 @@ mod test {
                 asks: 2,
                 hungers: 5,
                 steal_requests: 6,
+                steal_round_trips: trips(&[12, 300]),
+                split_waits: trips(&[40]),
                 improvements_sent: 3,
                 incumbents_received: 4,
                 messages_sent: 17,
@@ -324,6 +333,15 @@ mod test {
                 }),
             })),
         ]
+    }
+
+    /// Round trips of these many microseconds.
+    fn trips(us: &[u64]) -> crate::cluster::RoundTrips {
+        let mut t = crate::cluster::RoundTrips::default();
+        for &u in us {
+            t.record(std::time::Duration::from_micros(u));
+        }
+        t
     }
 
     #[test]

@@ -95,6 +95,8 @@ pub(crate) type Sends = Vec<(usize, Message)>;
 struct Owed {
     thief: usize,
     direct: bool,
+    /// When the request came.
+    since: Instant,
 }
 
 /// One rank's state machine.
@@ -143,6 +145,9 @@ pub(crate) struct RankState<P: Problem, W: Workers<P::Node>> {
     report: RankReport,
     /// When this rank last told the master its totals.
     last_progress: Instant,
+    /// When its request for work (an ask after its first, a `Hungry`, a
+    /// `StealRequest`) went out, until work comes: the steal's round trip.
+    asked_at: Option<Instant>,
 }
 
 impl<P: Problem, W: Workers<P::Node>> RankState<P, W> {
@@ -179,6 +184,7 @@ impl<P: Problem, W: Workers<P::Node>> RankState<P, W> {
             terminated: false,
             report,
             last_progress: Instant::now(),
+            asked_at: None,
         }
     }
 
@@ -257,7 +263,7 @@ impl<P: Problem, W: Workers<P::Node>> RankState<P, W> {
 
     /// Asks a rank of its group, picked at random, for work, with `left`
     /// more to ask after a refusal; false when it has none to ask.
-    fn steal(&mut self, left: u32, out: &mut Sends) -> bool {
+    fn steal(&mut self, left: u32, now: Instant, out: &mut Sends) -> bool {
         let others = self.group.len().saturating_sub(1);
         if others == 0 {
             return false;
@@ -268,6 +274,7 @@ impl<P: Problem, W: Workers<P::Node>> RankState<P, W> {
         }
         self.stealing = Some(left);
         self.report.steal_requests += 1;
+        self.asking(now);
         out.push((victim, Message::StealRequest));
         true
     }
@@ -283,7 +290,7 @@ impl<P: Problem, W: Workers<P::Node>> RankState<P, W> {
             // A hungry rank's steal is out: its answer decides.
             return;
         }
-        if self.direct_steals > 0 && !self.hungry && self.steal(self.direct_steals - 1, out) {
+        if self.direct_steals > 0 && !self.hungry && self.steal(self.direct_steals - 1, now, out) {
             return;
         }
         self.go_idle(now, out);
@@ -300,6 +307,10 @@ impl<P: Problem, W: Workers<P::Node>> RankState<P, W> {
         self.dry = false;
         self.busy = false;
         self.hungry = false;
+        if self.report.asks > 0 {
+            // (Its first ask waits for the master's expansion, not a steal.)
+            self.asking(now);
+        }
         self.report.asks += 1;
         self.last_progress = now;
         let ask = Message::AskForWork {
@@ -377,16 +388,19 @@ impl<P: Problem, W: Workers<P::Node>> RankState<P, W> {
                 if !self.busy || self.dry || self.hungry || self.stealing.is_some() {
                     return;
                 }
-                if self.direct_steals > 0 && self.steal(self.direct_steals - 1, out) {
+                if self.direct_steals > 0 && self.steal(self.direct_steals - 1, now, out) {
                     self.hungry_since = self.dealt;
                     return;
                 }
-                self.say_hungry(out);
+                self.say_hungry(now, out);
             }
             PoolEvent::Donated(tasks) => {
                 // A worker answers the request this rank owes (the pool
                 // raises its flag for one request at a time).
                 if let Some(owed) = self.owes_donation.take() {
+                    self.report
+                        .split_waits
+                        .record(now.saturating_duration_since(owed.since));
                     self.donate(owed.thief, &tasks, owed.direct, out);
                 } else if let Some(w) = &self.workers {
                     // Cannot happen: a split nobody asked for stays here.
@@ -401,7 +415,8 @@ impl<P: Problem, W: Workers<P::Node>> RankState<P, W> {
     }
 
     /// Tells the master the rank would take more work while it holds some.
-    fn say_hungry(&mut self, out: &mut Sends) {
+    fn say_hungry(&mut self, now: Instant, out: &mut Sends) {
+        self.asking(now);
         self.hungry = true;
         self.report.hungers += 1;
         let after = self.report.donations_received;
@@ -418,13 +433,16 @@ impl<P: Problem, W: Workers<P::Node>> RankState<P, W> {
         if self.terminated || !self.busy {
             return;
         }
-        if left > 0 && (self.dry || self.dealt == self.hungry_since) && self.steal(left - 1, out) {
+        if left > 0
+            && (self.dry || self.dealt == self.hungry_since)
+            && self.steal(left - 1, now, out)
+        {
             return;
         }
         if self.dry {
             self.go_idle(now, out);
         } else if self.dealt == self.hungry_since && !self.hungry {
-            self.say_hungry(out);
+            self.say_hungry(now, out);
         }
     }
 
@@ -450,7 +468,11 @@ impl<P: Problem, W: Workers<P::Node>> RankState<P, W> {
         let Some(w) = &self.workers else { return };
         let (taken, now_idle) = w.request_donation();
         if taken.is_empty() {
-            self.owes_donation = Some(Owed { thief, direct });
+            self.owes_donation = Some(Owed {
+                thief,
+                direct,
+                since: now,
+            });
             return;
         }
         self.donate(thief, &taken, direct, out);
@@ -482,6 +504,7 @@ impl<P: Problem, W: Workers<P::Node>> RankState<P, W> {
             return Ok(());
         }
         self.report.donations_received += 1;
+        self.answered(now);
         if direct {
             self.stealing = None;
         }
@@ -492,6 +515,69 @@ impl<P: Problem, W: Workers<P::Node>> RankState<P, W> {
             self.give(owed.thief, owed.direct, now, out);
         }
         Ok(())
+    }
+
+    /// A request for work went out at `now` (the first of several, until
+    /// work comes, counts).
+    fn asking(&mut self, now: Instant) {
+        self.asked_at.get_or_insert(now);
+    }
+
+    /// Work came at `now`: the round trip of the request out, if any.
+    fn answered(&mut self, now: Instant) {
+        if let Some(at) = self.asked_at.take() {
+            self.report
+                .steal_round_trips
+                .record(now.saturating_duration_since(at));
+        }
+    }
+
+    /// A message for the rank's side of the protocol (`route.rs` says
+    /// which), but `Terminate`, whose caller knows the rank's times
+    /// ([`RankState::on_terminate`]).
+    pub(crate) fn on_message(
+        &mut self,
+        from: usize,
+        msg: Message,
+        now: Instant,
+        out: &mut Sends,
+    ) -> Result<(), RunError> {
+        match msg {
+            Message::Work {
+                pieces,
+                initial_depth,
+            } => {
+                if !self.terminated {
+                    self.answered(now);
+                }
+                self.on_work(pieces, initial_depth)
+            }
+            Message::Donation {
+                pieces,
+                initial_depth,
+                direct,
+            } => self.on_donation(pieces, initial_depth, direct, now, out),
+            Message::DonateRequest { thief, asks } => {
+                self.on_donate_request(thief as usize, asks, now, out);
+                Ok(())
+            }
+            Message::StealRequest => {
+                self.on_steal_request(from, now, out);
+                Ok(())
+            }
+            Message::NoWork => {
+                self.on_no_work(now, out);
+                Ok(())
+            }
+            Message::Incumbent(value) => {
+                self.on_incumbent(value);
+                Ok(())
+            }
+            msg => Err(RunError::Protocol {
+                rank: from,
+                what: msg.kind(),
+            }),
+        }
     }
 
     /// `Work`: subtrees for the workers.
@@ -552,6 +638,7 @@ impl<P: Problem, W: Workers<P::Node>> RankState<P, W> {
             self.owes_donation = Some(Owed {
                 thief,
                 direct: false,
+                since: now,
             });
             return;
         }
@@ -562,6 +649,7 @@ impl<P: Problem, W: Workers<P::Node>> RankState<P, W> {
             self.owes_donation = Some(Owed {
                 thief,
                 direct: false,
+                since: now,
             });
             return;
         }

@@ -15,6 +15,11 @@ pub(super) trait Transport {
     fn try_recv(&mut self) -> Option<(usize, Vec<u8>)>;
     /// Waits until every message sent has left this rank.
     fn flush(&mut self);
+    /// The ranks on this machine, this one among them (the launcher's
+    /// word): how many threads share its processors.
+    fn local_ranks(&self) -> usize {
+        super::launcher::local_ranks()
+    }
     /// The run failed on this rank: leave without the orderly goodbye
     /// (`MPI_Finalize` waits for every rank, and the others wait for this
     /// one's messages forever), so that the process exits with its error
@@ -81,4 +86,8 @@ impl Transport for ChannelTransport {
         self.inbox.try_recv().ok()
     }
     fn flush(&mut self) {}
+    /// Every rank is a thread of this process.
+    fn local_ranks(&self) -> usize {
+        self.peers.len()
+    }
 }

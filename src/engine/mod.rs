@@ -53,7 +53,7 @@ pub(crate) use expand::{Spread, expand};
 pub use mode::{Mode, Uniqueness};
 pub(crate) use piece::Piece;
 pub use pool::stats::{Tally, WorkerStats};
-pub(crate) use pool::{PoolEvent, RankPool, Threads, UnitReport};
+pub(crate) use pool::{Poller, PoolEvent, RankPool, Threads, UnitReport};
 #[cfg(feature = "sim")]
 pub(crate) use pool::{SOLUTION_BATCH, policy};
 pub use prefix::{Prefix, replay};

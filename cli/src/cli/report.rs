@@ -140,6 +140,34 @@ pub fn stats_table(o: &Outcome, anomaly: Option<Anomaly>) -> String {
             sent.join(", ")
         );
     }
+    let trips = |t: Option<hysolve::cluster::TripSummary>| match t {
+        Some(t) => format!(
+            "{} (median {:.1} us, 90th percentile {:.1} us, longest {:.1} us)",
+            t.count, t.p50, t.p90, t.max
+        ),
+        None => "none".to_string(),
+    };
+    let _ = writeln!(
+        s,
+        "steal round trips, request for work to the work: {}",
+        trips(o.steal_round_trips())
+    );
+    let _ = writeln!(
+        s,
+        "split waits, request to donate to a worker's split: {}",
+        trips(
+            hysolve::cluster::RoundTrips::merged(o.reports.iter().map(|r| &r.split_waits))
+                .summary()
+        )
+    );
+    for r in o.reports.iter().filter(|r| r.steal_round_trips.count > 0) {
+        let _ = writeln!(
+            s,
+            "  rank {}: {}",
+            r.rank,
+            trips(r.steal_round_trips.summary())
+        );
+    }
     let hosts: Vec<String> = o
         .reports
         .iter()
@@ -230,7 +258,13 @@ pub fn json(
         "simd": hysolve::engine::simd::level(),
         "master": o.master,
         "rank_stats": o.reports,
+        "steal_round_trip_us": o.steal_round_trips(),
     });
+    // Each rank's round trips as their percentiles, not every sample.
+    for (i, r) in o.reports.iter().enumerate() {
+        v["rank_stats"][i]["steal_round_trips"] = serde_json::json!(r.steal_round_trips.summary());
+        v["rank_stats"][i]["split_waits"] = serde_json::json!(r.split_waits.summary());
+    }
     if o.mode == Mode::Unique {
         v["answer"] = serde_json::json!(Uniqueness::from_found(o.solutions));
     }

@@ -50,9 +50,7 @@ pub(super) fn solve(puzzle: &dyn Entry, args: &ArgMatches, g: &Global) -> Result
         .started(started);
     config.hunger = g.search.hunger.map(|n| n as usize);
     config.group_size = g.search.group_size.map(|n| n as usize);
-    if let Some(k) = g.search.direct_steals {
-        config.direct_steals = k;
-    }
+    config.direct_steals = g.search.direct_steals;
     config.limit = g.search.limit;
     config.at_least = g.search.at_least;
     if let Some(effort) = g.search.ramp_up {

@@ -71,19 +71,36 @@ impl<E> Clock<E> {
 pub(super) const POLL_MIN: Ns = 20_000;
 pub(super) const POLL_MAX: Ns = 1_000_000;
 const POLL_MAX_OVERSUBSCRIBED: Ns = 64_000_000;
+/// How often a busy rank's workers look at its messages where every
+/// thread has a core (`cluster/manager.rs`'s `WORKER_POLL`); with `load`
+/// threads a core, `load` times less often.
+pub(super) const WORKER_POLL: Ns = 20_000;
+/// A rank that waits for an answer where every thread has a core spins,
+/// yielding its core at each turn: it sees a message within a turn.
+pub(super) const SPIN_POLL: Ns = 1_000;
 
 /// The longest pause of the polls of `rank` waiting for work, with `load`
-/// threads a core: the shortest pause when it has cores to itself.
-pub(super) fn idle_poll_max(rank: usize, load: u64) -> Ns {
-    if load <= 1 {
+/// threads a core: it spins where it has cores to itself (`spins`: not
+/// with checkpoints, `manager.rs`).
+pub(super) fn idle_poll_max(rank: usize, load: u64, spins: bool) -> Ns {
+    if load <= 1 && spins {
+        SPIN_POLL
+    } else if load <= 1 {
         POLL_MIN
     } else {
-        poll_max(rank, load)
+        manager_poll_max(rank, load)
     }
 }
 
-/// The longest pause of `rank`'s polls with `load` workers a core.
+/// The longest pause between two looks at `rank`'s messages while it
+/// works, with `load` workers a core: its workers look on their clock,
+/// more often than its manager's longest pause.
 pub(super) fn poll_max(rank: usize, load: u64) -> Ns {
+    (WORKER_POLL * load.max(1)).min(manager_poll_max(rank, load))
+}
+
+/// The longest pause of `rank`'s manager alone, with `load` workers a core.
+fn manager_poll_max(rank: usize, load: u64) -> Ns {
     if rank == 0 {
         POLL_MAX
     } else {
@@ -99,7 +116,7 @@ pub(super) fn next_poll(active: Ns, t: Ns, max: Ns) -> Ns {
         return active;
     }
     let mut at = active;
-    let mut pause = POLL_MIN;
+    let mut pause = POLL_MIN.min(max);
     while at < t {
         if pause == max {
             // Whole periods at once.
@@ -137,11 +154,19 @@ mod test {
         assert_eq!(next_poll(0, 1_000_000, POLL_MAX), 1_260_000);
         assert_eq!(next_poll(0, 1_260_001, POLL_MAX), 2_260_000);
         assert_eq!(next_poll(0, 10_000_000, POLL_MAX), 10_260_000);
-        // Oversubscribed 32 times: pauses grow to 32 ms.
-        assert_eq!(poll_max(3, 32), 32_000_000);
-        assert_eq!(poll_max(3, 1_000), 64_000_000);
-        assert_eq!(poll_max(0, 32), POLL_MAX);
+        // Oversubscribed 32 times: the manager's pauses grow to 32 ms,
+        // and the workers look every 640 µs.
+        assert_eq!(manager_poll_max(3, 32), 32_000_000);
+        assert_eq!(manager_poll_max(3, 1_000), 64_000_000);
+        assert_eq!(manager_poll_max(0, 32), POLL_MAX);
+        assert_eq!(poll_max(3, 32), 640_000);
+        assert_eq!(poll_max(0, 1), WORKER_POLL);
         // 20 + 40 + ... + 20,480 µs = 40,940 µs, then 32 ms apart.
         assert_eq!(next_poll(0, 100_000_000, 32_000_000), 104_940_000);
+        // Busy workers look every 20 µs; a rank that waits spins.
+        assert_eq!(next_poll(0, 30_000, WORKER_POLL), 40_000);
+        assert_eq!(next_poll(0, 2_500, SPIN_POLL), 3_000);
+        assert_eq!(idle_poll_max(5, 1, true), SPIN_POLL);
+        assert_eq!(idle_poll_max(5, 1, false), POLL_MIN);
     }
 }

@@ -10,7 +10,7 @@
 //! Rank 0 also runs the head's duties at every poll, and in a run of
 //! groups each group's first rank its group master's.
 
-use super::clock::{Clock, idle_poll_max, next_poll, poll_max};
+use super::clock::{Clock, SPIN_POLL, idle_poll_max, next_poll, poll_max};
 use super::model::{Costs, Wires};
 use super::pool::{Handle, Ns, VirtualPool};
 use super::{IdleShares, SimConfig, SimError, SimReport};
@@ -23,6 +23,7 @@ use crate::cluster::manager::{group_error, serves};
 use crate::cluster::master::Outbox;
 use crate::cluster::protocol::{Message, RankReport};
 use crate::cluster::rank::{RankState, Sends};
+use crate::cluster::route::{Side, side};
 use crate::cluster::sink::Discard;
 use crate::engine::{PoolEvent, Problem, Threads};
 use std::cell::RefCell;
@@ -117,6 +118,7 @@ pub(super) fn run<P: Problem>(problem: &Arc<P>, config: &SimConfig) -> Result<Si
     run_config.hunger = config.hunger;
     run_config.group_size = config.group_size;
     run_config.checkpoint = config.checkpoint.clone();
+    run_config.direct_steals = config.direct_steals;
     let layout = run_config.layout(size, 1);
     let resume = config.checkpoint.as_ref().and_then(|c| c.resume.as_ref());
     let mut sink = Discard;
@@ -154,7 +156,7 @@ pub(super) fn run<P: Problem>(problem: &Arc<P>, config: &SimConfig) -> Result<Si
                 report,
                 config.checkpoint.is_some(),
             )
-            .with_direct_steals(config.direct_steals);
+            .with_direct_steals(run_config.steal_tries());
             let group = layout.is_group_master(r).then(|| {
                 GroupHost::new(
                     layout,
@@ -177,7 +179,7 @@ pub(super) fn run<P: Problem>(problem: &Arc<P>, config: &SimConfig) -> Result<Si
                 poll_at: None,
                 cpu: 0,
                 poll_max: poll_max(serves, load(config)),
-                idle_poll_max: idle_poll_max(serves, load(config)),
+                idle_poll_max: idle_poll_max(serves, load(config), config.checkpoint.is_none()),
             }
         })
         .collect();
@@ -317,18 +319,17 @@ impl<'p, 'h, P: Problem> Sim<'p, 'h, P> {
             self.clock.at(next, Event::Step { rank, worker });
         }
         drop(pool);
-        self.after_pool(rank, t);
+        self.after_pool(rank, t, self.costs.wake_ns);
     }
 
     /// Moves the pool's events to the manager (waking it) and wakes the
-    /// workers new work is for.
-    fn after_pool(&mut self, rank: usize, t: Ns) {
+    /// workers new work is for, `wake_ns` later.
+    fn after_pool(&mut self, rank: usize, t: Ns, wake_ns: Ns) {
         let r = &mut self.ranks[rank];
         let (events, woken) = {
             let mut pool = r.pool.borrow_mut();
             (pool.take_events(), pool.take_woken())
         };
-        let wake_ns = self.costs.wake_ns;
         for worker in woken {
             self.clock.at(t + wake_ns, Event::Step { rank, worker });
         }
@@ -359,6 +360,13 @@ impl<'p, 'h, P: Problem> Sim<'p, 'h, P> {
         let costs = self.costs;
         let mut now = t;
         let mut active = false;
+        // A rank that waits for work where every thread has a core has an
+        // idle worker looking at its messages (`engine/pool/mod.rs`,
+        // `await_answer`): the work it takes in is that worker's at once,
+        // with no wake-up.
+        let r = &self.ranks[rank];
+        let spinning = r.idle_poll_max == SPIN_POLL && r.state.awaits_answer();
+        let wake_ns = if spinning { 0 } else { costs.wake_ns };
         loop {
             if let Some((from, msg)) = self.ranks[rank].inbox.pop_front() {
                 self.handle(rank, from, msg, &mut now)?;
@@ -395,7 +403,7 @@ impl<'p, 'h, P: Problem> Sim<'p, 'h, P> {
         if active {
             r.active = now;
         }
-        self.after_pool(rank, now);
+        self.after_pool(rank, now, wake_ns);
         // What comes next: pool events held back, a progress report due,
         // and rank 0's clockwork.
         if let Some(&(at, _)) = self.ranks[rank].events.front() {
@@ -435,69 +443,45 @@ impl<'p, 'h, P: Problem> Sim<'p, 'h, P> {
         now: &mut Ns,
     ) -> Result<(), SimError> {
         let mut sends = Sends::new();
-        match msg {
-            Message::Work {
-                pieces,
-                initial_depth,
-            } => {
-                *now += self.costs.pieces_ns(&pieces);
-                self.ranks[rank].state.on_work(pieces, initial_depth)?;
-            }
-            Message::Donation {
-                pieces,
-                initial_depth,
-                direct,
-            } => {
-                *now += self.costs.pieces_ns(&pieces);
+        let group_master = self.ranks[rank].group.is_some();
+        match side(rank, from, msg, group_master)? {
+            Side::Rank(msg) => {
+                if let Message::Work { pieces, .. } | Message::Donation { pieces, .. } = &msg {
+                    *now += self.costs.pieces_ns(pieces);
+                }
                 let i = self.instant(*now);
                 self.ranks[rank]
                     .state
-                    .on_donation(pieces, initial_depth, direct, i, &mut sends)?;
+                    .on_message(from, msg, i, &mut sends)?;
             }
-            Message::StealRequest => {
-                let i = self.instant(*now);
-                self.ranks[rank].state.on_steal_request(from, i, &mut sends);
-            }
-            Message::NoWork => {
-                let i = self.instant(*now);
-                self.ranks[rank].state.on_no_work(i, &mut sends);
-            }
-            Message::DonateRequest { thief, asks } => {
-                let i = self.instant(*now);
-                self.ranks[rank]
-                    .state
-                    .on_donate_request(thief as usize, asks, i, &mut sends);
-            }
-            Message::Incumbent(value) => self.ranks[rank].state.on_incumbent(value),
-            Message::Terminate => {
+            Side::Terminate => {
                 let wall = *now as f64 * 1e-9;
                 let cpu = self.ranks[rank].cpu as f64 * 1e-9;
                 self.ranks[rank].state.on_terminate(wall, cpu, &mut sends);
             }
-            Message::Down(msg) if self.ranks[rank].group.is_some() => {
+            Side::Root(msg) => {
                 *now += self.costs.master_ns;
                 let i = self.instant(*now);
                 let mut out = Sends::new();
-                let group = self.ranks[rank].group.as_mut().expect("just seen");
-                group.on_root(*msg, i, &mut out).map_err(group_error)?;
+                let group = self.ranks[rank]
+                    .group
+                    .as_mut()
+                    .expect("routed to a group master");
+                group.on_root(msg, i, &mut out).map_err(group_error)?;
                 self.route(rank, out, now);
             }
-            msg if self.ranks[rank].group.is_some() && !matches!(msg, Message::Up { .. }) => {
+            Side::Group(msg) => {
                 *now += self.costs.master_ns;
                 let i = self.instant(*now);
                 let mut out = Sends::new();
-                let group = self.ranks[rank].group.as_mut().expect("just seen");
+                let group = self.ranks[rank]
+                    .group
+                    .as_mut()
+                    .expect("routed to a group master");
                 group.on_rank(from, msg, i, &mut out).map_err(group_error)?;
                 self.route(rank, out, now);
             }
-            msg => {
-                if rank != 0 {
-                    return Err(crate::cluster::RunError::Protocol {
-                        rank,
-                        what: msg.kind(),
-                    }
-                    .into());
-                }
+            Side::Head(msg) => {
                 *now += self.costs.master_ns;
                 let mut out = Outbox::new();
                 let i = self.instant(*now);
@@ -634,6 +618,7 @@ impl<'p, 'h, P: Problem> Sim<'p, 'h, P> {
                 tail: idle[2] as f64 / total,
             },
             messages,
+            steal_round_trip_us: outcome.steal_round_trips(),
             events,
             simulated_in_s: 0.0,
         })

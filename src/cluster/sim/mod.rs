@@ -17,7 +17,7 @@
 //! field, apart from `simulated_in_s` (the simulator's own time). How the
 //! model is built, what it leaves out, and how it is checked against real
 //! runs are in `cluster/sim/README.md`; its error against real runs is in
-//! `bench-results/README.md` ("Validation").
+//! `bench-results/log/2026-11-simulation.md` ("Validation").
 
 mod calibrate;
 mod clock;
@@ -50,8 +50,8 @@ pub struct SimConfig {
     /// `None`: its default).
     pub group_size: Option<usize>,
     /// Direct steals ([`RunConfig::direct_steals`](super::RunConfig::direct_steals);
-    /// 0: none).
-    pub direct_steals: u32,
+    /// 0: none; `None`: its default).
+    pub direct_steals: Option<u32>,
     /// The seed of the jitter.
     pub seed: u64,
     /// Each message's delay is drawn between the model's and `1 + jitter`
@@ -86,7 +86,7 @@ impl SimConfig {
             prefixes_per_worker: super::DEFAULT_PREFIXES_PER_WORKER,
             hunger: None,
             group_size: None,
-            direct_steals: 0,
+            direct_steals: None,
             seed: 0,
             jitter: 0.0,
             network: Network::CLUSTER,
@@ -170,6 +170,9 @@ pub struct SimReport {
     pub idle: IdleShares,
     /// Messages between ranks, all together.
     pub messages: u64,
+    /// The ranks' steal round trips on the virtual clock, as a real run's
+    /// `--json` gives them (`steal_round_trip_us`).
+    pub steal_round_trip_us: Option<crate::cluster::TripSummary>,
     /// Events the simulator processed.
     pub events: u64,
     /// Seconds the simulation itself took (the one field that differs

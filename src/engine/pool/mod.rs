@@ -3,6 +3,7 @@
 //! `README.md` beside this file.
 
 pub(crate) mod policy;
+mod poll;
 mod sleep;
 pub(crate) mod stats;
 
@@ -13,13 +14,15 @@ use crate::engine::{Context, Count, Searcher, Task};
 use crossbeam_channel::Sender;
 use crossbeam_deque::{Injector, Steal, Stealer, Worker};
 use policy::{Donation, Source};
+use poll::PollClock;
+pub(crate) use poll::Poller;
 use sleep::{Look, Sleep};
 use stats::{Tally, WorkerStats};
 use std::collections::HashMap;
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Arc, OnceLock};
 use std::thread::JoinHandle;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// What the pool tells the thread that owns it (the rank's manager).
 #[derive(Debug)]
@@ -108,6 +111,11 @@ struct Shared<N> {
     units: Option<parking_lot::Mutex<HashMap<Prefix, UnitTally>>>,
     sleep: Sleep,
     events: Sender<PoolEvent<N>>,
+    /// The owner's messages, which busy workers look at on their clock
+    /// (`poll.rs`), and how often; unset: the owner alone looks.
+    poller: OnceLock<(Arc<dyn Poller>, Duration)>,
+    /// A worker is looking at the owner's messages while it waits for work.
+    spinning: AtomicBool,
 }
 
 /// A rank's worker threads.
@@ -167,6 +175,8 @@ impl<N: Clone + Send + 'static> RankPool<N> {
             units: track_units.then(|| parking_lot::Mutex::new(HashMap::new())),
             sleep: Sleep::default(),
             events,
+            poller: OnceLock::new(),
+            spinning: AtomicBool::new(false),
         });
         let handles = workers
             .into_iter()
@@ -204,6 +214,13 @@ impl<N: Clone + Send + 'static> RankPool<N> {
         // A hunger after this one is a new one.
         self.shared.hungry_sent.store(false, Ordering::SeqCst);
         self.shared.sleep.notify();
+    }
+
+    /// Has the workers look at the owner's messages (`poller`) about
+    /// every `every` while they walk, and at once after they hand it a
+    /// donation or report the pool idle. Set once, before work comes.
+    pub(crate) fn set_poller(&self, poller: Arc<dyn Poller>, every: Duration) {
+        let _ = self.shared.poller.set((poller, every));
     }
 
     /// Whether every task given to the pool is finished (see
@@ -328,6 +345,8 @@ struct WorkerContext<'a, N> {
     stats: &'a mut WorkerStats,
     /// Unit tracking: the unit of the task being walked.
     unit: Option<Prefix>,
+    /// The worker's clock for the owner's messages, when it looks at them.
+    clock: Option<&'a PollClock<'a>>,
 }
 
 impl<N> WorkerContext<'_, N> {
@@ -347,6 +366,9 @@ impl<N> WorkerContext<'_, N> {
 impl<N> Context<N> for WorkerContext<'_, N> {
     #[inline]
     fn stop(&self) -> bool {
+        if let Some(clock) = self.clock {
+            clock.tick();
+        }
         self.shared.stop.load(Ordering::Relaxed)
     }
 
@@ -374,6 +396,10 @@ impl<N> Context<N> for WorkerContext<'_, N> {
         if remote {
             self.stats.prefixes_donated += tasks.len() as u64;
             let _ = self.shared.events.send(PoolEvent::Donated(tasks));
+            // The thief waits: the donation leaves now, not at the next poll.
+            if let Some(clock) = self.clock {
+                clock.poll_now();
+            }
             return;
         }
         self.stats.local_donations += tasks.len() as u64;
@@ -451,6 +477,38 @@ fn find_task<N>(
     Some(task)
 }
 
+/// An idle worker of a rank that waits for an answer (its request for
+/// work is out) looks at the rank's messages itself, yielding its core at
+/// each turn, for up to [`poll::SPIN`], before it parks: the answer is
+/// taken by a thread already running, and its work is this worker's at
+/// once. Waking a parked thread (the manager, or this worker) takes tens
+/// to hundreds of microseconds on a virtual machine whose idle processor
+/// halted. One worker of a rank does it at a time; none where threads
+/// share processors (the poller says so).
+fn await_answer<N>(
+    index: usize,
+    shared: &Shared<N>,
+    local: &Worker<Task<N>>,
+    stats: &mut WorkerStats,
+) -> Option<Task<N>> {
+    let (poller, _) = shared.poller.get()?;
+    if shared.spinning.swap(true, Ordering::SeqCst) {
+        return None;
+    }
+    let start = Instant::now();
+    let mut found = None;
+    while poller.poll() && start.elapsed() < poll::SPIN && !shared.stop.load(Ordering::SeqCst) {
+        if let Some(task) = find_task(index, shared, local, stats) {
+            found = Some(task);
+            break;
+        }
+        std::thread::yield_now();
+    }
+    shared.spinning.store(false, Ordering::SeqCst);
+    // What the last poll brought.
+    found.or_else(|| find_task(index, shared, local, stats))
+}
+
 fn worker_main<P: Problem>(
     index: usize,
     problem: &P,
@@ -463,19 +521,28 @@ fn worker_main<P: Problem>(
     let mut searcher = Searcher::in_run(problem, mode, run_workers);
     let mut reported = searcher.counters();
     let mut idle_since = Some(Instant::now());
+    let mut clock: Option<PollClock<'_>> = None;
     shared.idle.fetch_add(1, Ordering::SeqCst);
     loop {
-        let look = shared.sleep.look(
-            || shared.stop.load(Ordering::SeqCst),
-            || find_task(index, shared, &local, &mut stats),
-            || shared.report_hunger(),
-        );
+        let look = match await_answer(index, shared, &local, &mut stats) {
+            Some(task) => Look::Found(task),
+            None => shared.sleep.look(
+                || shared.stop.load(Ordering::SeqCst),
+                || find_task(index, shared, &local, &mut stats),
+                || shared.report_hunger(),
+            ),
+        };
         let task = match look {
             Look::Stop => break,
             Look::Found(task) => task,
             Look::Woken => continue,
         };
         shared.idle.fetch_sub(1, Ordering::SeqCst);
+        if clock.is_none()
+            && let Some((poller, every)) = shared.poller.get()
+        {
+            clock = Some(PollClock::new(&**poller, *every));
+        }
         let started = Instant::now();
         if let Some(since) = idle_since.take() {
             stats.idle_s += started.duration_since(since).as_secs_f64();
@@ -494,6 +561,7 @@ fn worker_main<P: Problem>(
                 buffer: Vec::new(),
                 stats: &mut stats,
                 unit,
+                clock: clock.as_ref(),
             };
             searcher.run(&task, &mut ctx);
             ctx.flush();
@@ -515,6 +583,10 @@ fn worker_main<P: Problem>(
             }
             if shared.pending.fetch_sub(1, Ordering::SeqCst) == 1 {
                 let _ = shared.events.send(PoolEvent::Idle);
+                // The rank asks for work now, not at its manager's next poll.
+                if let Some(clock) = &clock {
+                    clock.poll_now();
+                }
             }
             next = if shared.stop.load(Ordering::Relaxed) {
                 None

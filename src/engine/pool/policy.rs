@@ -150,7 +150,7 @@ pub(crate) const WHOLE_QUEUE_PER_WORKER: usize = 16;
 /// in groups of 8 had not ended after 51 minutes (6.6 with this bound; in
 /// one group, the same efficiency as whole queues). With the bound, the
 /// rest of a long queue stays at the rank it was given to
-/// (`bench-results/README.md`, "A bound on whole queues").
+/// (`bench-results/log/2026-11-to-12-groups.md`, "A bound on whole queues").
 pub(crate) fn donation_share(queued: usize, workers: usize) -> usize {
     let whole = WHOLE_QUEUE_PER_WORKER * workers;
     if queued <= whole {

@@ -130,7 +130,7 @@ fn command() -> Command {
                 .value_name("K")
                 .value_parser(value_parser!(u32).range(0..=64))
                 .conflicts_with_all(["checkpoint", "resume"])
-                .help("Ranks of its group a dry or hungry rank asks for work itself, one at a time, before it asks its master; 0: none [default: 0]; not with checkpoints"),
+                .help("Ranks of its group a dry or hungry rank asks for work itself, one at a time, before it asks its master; 0: none [default: 2, 0 with checkpoints]; not with checkpoints"),
         )
         .arg(
             Arg::new("message-ns")
@@ -275,9 +275,7 @@ fn simulate(m: &ArgMatches) -> Result<(), String> {
     config.cores = m.get_one::<u32>("cores").map(|&c| c as usize);
     config.hunger = m.get_one::<u32>("hunger").map(|&n| n as usize);
     config.group_size = m.get_one::<u32>("group-size").map(|&n| n as usize);
-    if let Some(&k) = m.get_one::<u32>("direct-steals") {
-        config.direct_steals = k;
-    }
+    config.direct_steals = m.get_one::<u32>("direct-steals").copied();
     if let Some(&n) = m.get_one::<u32>("prefixes-per-worker") {
         config.prefixes_per_worker = n as usize;
     }
@@ -377,6 +375,13 @@ fn print_report(r: &SimReport) {
         r.idle.steady * 100.0,
         r.idle.tail * 100.0
     );
+    match r.steal_round_trip_us {
+        Some(t) => println!(
+            "steal round trips: {} (median {:.1} us, 90th percentile {:.1} us, longest {:.1} us)",
+            t.count, t.p50, t.p90, t.max
+        ),
+        None => println!("steal round trips: none"),
+    }
     println!(
         "simulated in {:.2} s ({} events, {} messages)",
         r.simulated_in_s, r.events, r.messages
