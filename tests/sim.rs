@@ -399,7 +399,7 @@ fn killed_at_30_percent(shape: &[&str], rank: usize) {
 
 /// Donations go straight from victim to thief, so a thief's messages can
 /// reach the master before the victim's `Donated`: the master holds them
-/// back (`cluster/causal.rs`). A slow, jittered network makes it happen;
+/// back (`cluster/master/causal.rs`). A slow, jittered network makes it happen;
 /// the counts, and the units the checkpoints track, stay exact.
 #[test]
 fn messages_that_overtake_a_donation_are_held_back_and_the_count_stays_exact() {

@@ -1,56 +1,48 @@
 //! The cluster layer: ranks joined in an extended star. Rank 0 is the master
-//! and also works; on every rank one manager thread does all the talking.
+//! and also works; on every rank its threads share one link to the others.
 //! `mpi_transport` is the only code in hysolve that calls MPI (built with
 //! the `mpi` feature: off by default, the command line turns it on). The
 //! protocol and why it terminates correctly are in `README.md` beside this
 //! file.
 //!
 //! - [`config`]: a run's configuration, with defaults and a builder;
-//! - `rank`: one rank's side of the protocol, free of I/O (its pool, its
-//!   busy and hungry flags, the deals it received, the donation it owes,
-//!   its report);
-//! - `head`: what rank 0 hosts (the master, delivery, checkpoints, the
-//!   observer, the interrupt) and the run's outcome;
-//! - `manager`: the rank's one talking thread: it polls the transport and
-//!   the pool and routes between them, `rank` and `head`;
-//! - `master`: the master's decisions, free of I/O; `master_bench` (with
-//!   the `sim` feature): the requests per second they serve;
-//! - `checkpointer` and [`checkpoint`]: the master's checkpoints;
-//! - [`sink`]: where solutions go; [`observer`]: who watches the run;
-//! - [`outcome`]: the answer and the errors;
+//! - `rank/`: one rank's own side: its state machine, free of I/O
+//!   (`rank/mod.rs`: its pool, its busy and hungry flags, the deals it
+//!   received, the donation it owes, its report), its link (the transport
+//!   and the state machine behind one lock, pumped by its workers and its
+//!   manager), its manager, which side a message is for, and the steal
+//!   round trips it measures;
+//! - `master/`: the masters' side: a master's decisions, free of I/O
+//!   (`master/mod.rs`), what rank 0 hosts (`head`: the master, delivery,
+//!   checkpoints, the observer, the interrupt) and a group's master, the
+//!   order of a thief's messages, units, the checkpointer and the race;
+//!   `master_bench` (with the `sim` feature): the requests per second the
+//!   decisions serve;
+//! - [`checkpoint`]: the checkpoint file; [`sink`]: where solutions go;
+//!   [`observer`]: who watches the run; [`outcome`]: the answer and the
+//!   errors;
 //! - `sim` (with the `sim` feature, for the tools): the same protocol and
 //!   search on a virtual clock, to predict runs on machines we do not have
 //!   (`sim/README.md`).
 
-mod causal;
 pub mod checkpoint;
-mod checkpointer;
 pub mod config;
-mod delivery;
-mod group;
-mod head;
 mod host;
 mod launcher;
 mod layout;
-mod link;
-mod manager;
 mod master;
 #[cfg(feature = "sim")]
-pub mod master_bench;
+pub use master::master_bench;
 #[cfg(feature = "mpi")]
 mod mpi_transport;
 pub mod observer;
 pub mod outcome;
 mod protocol;
-mod race;
 mod rank;
-mod route;
 #[cfg(feature = "sim")]
 pub mod sim;
 pub mod sink;
 mod transport;
-mod trips;
-mod units;
 
 pub use checkpoint::{Checkpoint, CheckpointError};
 pub use config::{
@@ -63,8 +55,8 @@ pub use master::MasterStats;
 pub use observer::{Observer, Progress};
 pub use outcome::{Improvement, Outcome, RunError};
 pub use protocol::RankReport;
+pub use rank::trips::{RoundTrips, TripSummary};
 pub use sink::{Callback, FileError, FileSink, SolutionSink, Solutions};
-pub use trips::{RoundTrips, TripSummary};
 
 use crate::engine::{Mode, Problem};
 use sink::Discard;
@@ -118,7 +110,7 @@ pub fn run<P: Problem>(
     let outcome = if launched_by_mpi() {
         run_mpi(problem, config, sink)?
     } else {
-        manager::run_rank(problem, config, Solo, sink)?
+        rank::manager::run_rank(problem, config, Solo, sink)?
     };
     let Some(outcome) = outcome else {
         return Ok(None);
@@ -156,7 +148,7 @@ fn run_mpi<P: Problem>(
         started: std::time::Instant::now(),
         ..config.clone()
     };
-    manager::run_rank(problem, &config, transport, sink)
+    rank::manager::run_rank(problem, &config, transport, sink)
 }
 
 #[cfg(not(feature = "mpi"))]
@@ -205,10 +197,10 @@ pub fn run_threaded<P: Problem>(
             .into_iter()
             .map(|t| {
                 let problem = problem.clone();
-                scope.spawn(move || manager::run_rank(problem, config, t, &mut Discard))
+                scope.spawn(move || rank::manager::run_rank(problem, config, t, &mut Discard))
             })
             .collect();
-        let outcome = manager::run_rank(problem.clone(), config, master, sink);
+        let outcome = rank::manager::run_rank(problem.clone(), config, master, sink);
         for handle in others {
             handle.join().expect("a rank thread panicked")?;
         }

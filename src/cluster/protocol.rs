@@ -135,11 +135,11 @@ pub struct RankReport {
     pub steal_requests: u64,
     /// Its steal round trips: from each request for work to the work.
     #[serde(default)]
-    pub steal_round_trips: super::trips::RoundTrips,
+    pub steal_round_trips: super::rank::trips::RoundTrips,
     /// How long each donation it owed waited for a worker to split its
     /// walk: from the request (the master's or a thief's) to the split.
     #[serde(default)]
-    pub split_waits: super::trips::RoundTrips,
+    pub split_waits: super::rank::trips::RoundTrips,
     /// `Improved` messages it sent: improvements on the best it knew.
     pub improvements_sent: u64,
     /// `Incumbent` messages it received.

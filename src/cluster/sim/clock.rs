@@ -65,14 +65,14 @@ impl<E> Clock<E> {
 }
 
 /// A manager's shortest pause between polls, and the longest
-/// (`cluster/manager.rs`: the pause doubles from the one to the other while
+/// (`cluster/rank/manager.rs`: the pause doubles from the one to the other while
 /// nothing happens; with no rank oversubscribed the longest is 1 ms, and
 /// it grows with the oversubscription up to 64 ms, rank 0's excepted).
 pub(super) const POLL_MIN: Ns = 20_000;
 pub(super) const POLL_MAX: Ns = 1_000_000;
 const POLL_MAX_OVERSUBSCRIBED: Ns = 64_000_000;
 /// How often a busy rank's workers look at its messages where every
-/// thread has a core (`cluster/manager.rs`'s `WORKER_POLL`); with `load`
+/// thread has a core (`cluster/rank/manager.rs`'s `WORKER_POLL`); with `load`
 /// threads a core, `load` times less often.
 pub(super) const WORKER_POLL: Ns = 20_000;
 /// A rank that waits for an answer where every thread has a core spins,

@@ -13,11 +13,11 @@
 //! and answers with messages in a [`Sends`]. `README.md`, "Groups", argues
 //! why the run still ends exactly when all work is done.
 
-use super::causal::CausalOrder;
-use super::layout::Layout;
-use super::master::{Master, Outbox};
-use super::protocol::Message;
-use super::rank::{PROGRESS_EVERY, Sends};
+use crate::cluster::layout::Layout;
+use crate::cluster::master::causal::CausalOrder;
+use crate::cluster::master::{Master, Outbox};
+use crate::cluster::protocol::Message;
+use crate::cluster::rank::{PROGRESS_EVERY, Sends};
 use crate::engine::pool::policy;
 use crate::engine::{Count, Mode, Prefix, UnitReport};
 use std::collections::HashMap;

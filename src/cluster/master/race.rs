@@ -11,7 +11,7 @@ use crate::engine::{Problem, race};
 
 /// The race under way: its thread, what it found, and the channel whose
 /// closing stops it.
-pub(super) struct Race {
+pub(in crate::cluster) struct Race {
     found: Receiver<(u64, String)>,
     stop: Option<Sender<()>>,
     thread: Option<JoinHandle<()>>,
@@ -20,7 +20,7 @@ pub(super) struct Race {
 impl Race {
     /// Starts the race of `effort` from seed `first_seed` (the ramp-up's
     /// seeds are below it), to beat `best`.
-    pub(super) fn start<P: Problem>(
+    pub(in crate::cluster) fn start<P: Problem>(
         problem: Arc<P>,
         effort: u64,
         first_seed: u64,
@@ -51,13 +51,13 @@ impl Race {
     }
 
     /// The improvements found since the last call.
-    pub(super) fn found(&self) -> impl Iterator<Item = (u64, String)> + '_ {
+    pub(in crate::cluster) fn found(&self) -> impl Iterator<Item = (u64, String)> + '_ {
         self.found.try_iter()
     }
 
     /// Stops the race and waits for its thread (at most one call of the
     /// heuristic, [`RACE_SLICE`](crate::engine::RACE_SLICE) effort).
-    pub(super) fn end(&mut self) {
+    pub(in crate::cluster) fn end(&mut self) {
         self.stop.take();
         if let Some(thread) = self.thread.take()
             && thread.join().is_err()

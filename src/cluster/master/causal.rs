@@ -15,11 +15,11 @@
 //! the master. Every `Donated` a held message waits for was sent before it
 //! (its victim sent the `Donation` first), so none waits forever.
 
-use super::protocol::Message;
+use crate::cluster::protocol::Message;
 use std::collections::VecDeque;
 
 /// Messages from ranks, in an order the master may handle them.
-pub(super) struct CausalOrder {
+pub(in crate::cluster) struct CausalOrder {
     /// Per rank: the `Donated` naming it handled so far.
     announced: Vec<u64>,
     /// Per rank: its messages held back, oldest first.
@@ -27,7 +27,7 @@ pub(super) struct CausalOrder {
 }
 
 impl CausalOrder {
-    pub(super) fn new(ranks: usize) -> CausalOrder {
+    pub(in crate::cluster) fn new(ranks: usize) -> CausalOrder {
         CausalOrder {
             announced: vec![0; ranks],
             held: (0..ranks).map(|_| VecDeque::new()).collect(),
@@ -37,7 +37,7 @@ impl CausalOrder {
     /// A message from `from`: returned when the master may handle it now;
     /// otherwise kept until the donations it depends on are handled (and
     /// so is every later message of `from`, to keep their order).
-    pub(super) fn admit(&mut self, from: usize, msg: Message) -> Option<Message> {
+    pub(in crate::cluster) fn admit(&mut self, from: usize, msg: Message) -> Option<Message> {
         let waits = msg.after().is_some_and(|a| a > self.announced[from]);
         if waits || !self.held[from].is_empty() {
             self.held[from].push_back(msg);
@@ -48,7 +48,7 @@ impl CausalOrder {
 
     /// The master has handled a `Donated` naming `thief`: the messages of
     /// `thief` this releases, in order.
-    pub(super) fn announced(&mut self, thief: usize) -> Vec<Message> {
+    pub(in crate::cluster) fn announced(&mut self, thief: usize) -> Vec<Message> {
         self.announced[thief] += 1;
         let mut released = Vec::new();
         let held = &mut self.held[thief];
@@ -62,13 +62,13 @@ impl CausalOrder {
     }
 
     /// The ranks it orders.
-    pub(super) fn ranks(&self) -> usize {
+    pub(in crate::cluster) fn ranks(&self) -> usize {
         self.announced.len()
     }
 
     /// Messages held back now, over all ranks.
     #[cfg(test)]
-    pub(super) fn held(&self) -> usize {
+    pub(in crate::cluster) fn held(&self) -> usize {
         self.held.iter().map(VecDeque::len).sum()
     }
 }

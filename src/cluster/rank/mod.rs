@@ -17,9 +17,14 @@
 //! a pool of their own, and no thread, clock or transport is touched here
 //! (times come in as arguments).
 
-use super::layout::Layout;
-use super::outcome::RunError;
-use super::protocol::{Message, RankReport};
+pub(in crate::cluster) mod link;
+pub(in crate::cluster) mod manager;
+pub(in crate::cluster) mod route;
+pub(in crate::cluster) mod trips;
+
+use crate::cluster::layout::Layout;
+use crate::cluster::outcome::RunError;
+use crate::cluster::protocol::{Message, RankReport};
 use crate::engine::{Mode, Piece, PoolEvent, Problem, RankPool, Tally, Task, WorkerStats};
 use rand::{RngExt, SeedableRng};
 use rand_xorshift::XorShiftRng;

@@ -23,13 +23,13 @@ struct Open {
 
 /// A unit that has just completed: its totals and held-back solutions.
 #[derive(Debug, Default, PartialEq)]
-pub(super) struct Completed {
+pub(in crate::cluster) struct Completed {
     pub count: Count,
     pub texts: Vec<String>,
 }
 
 #[derive(Debug)]
-pub(super) struct UnitBook {
+pub(in crate::cluster) struct UnitBook {
     depth: usize,
     open: HashMap<Prefix, Open>,
     /// Units in the whole run (over resumes).
@@ -41,12 +41,12 @@ pub(super) struct UnitBook {
 
 /// A message that does not fit the account: a protocol error.
 #[derive(Debug, PartialEq)]
-pub(super) struct Unknown(pub Prefix);
+pub(in crate::cluster) struct Unknown(pub Prefix);
 
 impl UnitBook {
     /// `initial`: the units to walk (all of the same depth); `units`: the
     /// run's unit count; `done`: what is already counted.
-    pub(super) fn new(initial: &[Prefix], units: u64, done: Count) -> UnitBook {
+    pub(in crate::cluster) fn new(initial: &[Prefix], units: u64, done: Count) -> UnitBook {
         UnitBook {
             depth: initial.first().map_or(0, Prefix::depth),
             open: initial
@@ -73,21 +73,28 @@ impl UnitBook {
     }
 
     /// A donation of one piece of each of `units` (a unit may repeat).
-    pub(super) fn on_donated(&mut self, units: &[Prefix]) -> Result<(), Unknown> {
+    pub(in crate::cluster) fn on_donated(&mut self, units: &[Prefix]) -> Result<(), Unknown> {
         for unit in units {
             self.get(unit)?.pieces += 1;
         }
         Ok(())
     }
 
-    pub(super) fn hold_texts(&mut self, unit: &Prefix, texts: Vec<String>) -> Result<(), Unknown> {
+    pub(in crate::cluster) fn hold_texts(
+        &mut self,
+        unit: &Prefix,
+        texts: Vec<String>,
+    ) -> Result<(), Unknown> {
         self.get(unit)?.texts.extend(texts);
         Ok(())
     }
 
     /// A rank finished its pieces of a unit; returns the unit's totals and
     /// solutions when that completes it.
-    pub(super) fn on_done(&mut self, r: UnitReport) -> Result<Option<Completed>, Unknown> {
+    pub(in crate::cluster) fn on_done(
+        &mut self,
+        r: UnitReport,
+    ) -> Result<Option<Completed>, Unknown> {
         let open = self.get(&r.unit)?;
         if r.received > open.pieces {
             return Err(Unknown(r.unit));
@@ -107,7 +114,7 @@ impl UnitBook {
     }
 
     /// Units not complete, in order.
-    pub(super) fn remaining(&self) -> Vec<Prefix> {
+    pub(in crate::cluster) fn remaining(&self) -> Vec<Prefix> {
         let mut v: Vec<Prefix> = self.open.keys().cloned().collect();
         v.sort_by(|a, b| a.0.cmp(&b.0));
         v

@@ -17,11 +17,11 @@
 //! run of groups they are often on different ranks), and the protocol
 //! orders nothing between two receivers.
 
-use super::outcome::RunError;
-use super::protocol::Message;
-use super::rank::RankState;
-use super::route::{Side, side};
-use super::transport::Transport;
+use crate::cluster::outcome::RunError;
+use crate::cluster::protocol::Message;
+use crate::cluster::rank::RankState;
+use crate::cluster::rank::route::{Side, side};
+use crate::cluster::transport::Transport;
 use crate::engine::{Poller, PoolEvent, Prefix, Problem, RankPool};
 use crossbeam_channel::{Receiver, Sender};
 use parking_lot::Mutex;
@@ -31,7 +31,7 @@ use std::time::Instant;
 
 /// What the link leaves to the manager.
 #[derive(Debug)]
-pub(super) enum ForManager {
+pub(in crate::cluster) enum ForManager {
     /// `Terminate` (the link takes nothing more until the manager has run it).
     Terminate,
     /// The root's message to this rank's group master.
@@ -47,9 +47,9 @@ pub(super) enum ForManager {
     },
 }
 
-pub(super) struct Link<P: Problem, T> {
-    pub(super) transport: T,
-    pub(super) state: RankState<P, RankPool<P::Node>>,
+pub(in crate::cluster) struct Link<P: Problem, T> {
+    pub(in crate::cluster) transport: T,
+    pub(in crate::cluster) state: RankState<P, RankPool<P::Node>>,
     events: Receiver<PoolEvent<P::Node>>,
     rank: usize,
     /// This rank runs its group's master.
@@ -65,7 +65,7 @@ pub(super) struct Link<P: Problem, T> {
 }
 
 impl<P: Problem, T: Transport> Link<P, T> {
-    pub(super) fn new(
+    pub(in crate::cluster) fn new(
         transport: T,
         state: RankState<P, RankPool<P::Node>>,
         events: Receiver<PoolEvent<P::Node>>,
@@ -86,7 +86,7 @@ impl<P: Problem, T: Transport> Link<P, T> {
 
     /// Takes what has come, as far as the rank's side goes; returns how
     /// many messages and events it took.
-    pub(super) fn pump(&mut self) -> Result<usize, RunError> {
+    pub(in crate::cluster) fn pump(&mut self) -> Result<usize, RunError> {
         let mut taken = 0;
         while !self.terminating {
             let (from, msg) = if let Some(m) = self.inbox.pop_front() {
@@ -145,7 +145,10 @@ impl<P: Problem, T: Transport> Link<P, T> {
     }
 
     /// Sends messages, delivering the ones for this rank to its own inbox.
-    pub(super) fn send_all(&mut self, sends: impl IntoIterator<Item = (usize, Message)>) {
+    pub(in crate::cluster) fn send_all(
+        &mut self,
+        sends: impl IntoIterator<Item = (usize, Message)>,
+    ) {
         for (to, msg) in sends {
             self.send(to, msg);
         }
@@ -162,28 +165,28 @@ impl<P: Problem, T: Transport> Link<P, T> {
     }
 
     /// The manager's next task, if any.
-    pub(super) fn for_manager(&mut self) -> Option<ForManager> {
+    pub(in crate::cluster) fn for_manager(&mut self) -> Option<ForManager> {
         self.for_manager.pop_front()
     }
 
     /// The manager has run the `Terminate`: the link takes messages again
     /// (rank 0's head and a group's master still hear the ranks' reports).
-    pub(super) fn terminated(&mut self) {
+    pub(in crate::cluster) fn terminated(&mut self) {
         self.terminating = false;
     }
 
     /// Whether something waits for the manager.
-    pub(super) fn wants_manager(&self) -> bool {
+    pub(in crate::cluster) fn wants_manager(&self) -> bool {
         !self.for_manager.is_empty() || self.failed.is_some()
     }
 
     /// Whether messages to itself wait to be taken.
-    pub(super) fn has_inbox(&self) -> bool {
+    pub(in crate::cluster) fn has_inbox(&self) -> bool {
         !self.inbox.is_empty()
     }
 
     /// The error a worker's pump met, once.
-    pub(super) fn failure(&mut self) -> Option<RunError> {
+    pub(in crate::cluster) fn failure(&mut self) -> Option<RunError> {
         self.failed.take()
     }
 }
@@ -191,12 +194,12 @@ impl<P: Problem, T: Transport> Link<P, T> {
 /// A worker's turn at its rank's link ([`Poller`]): it pumps it if no
 /// other thread is at it, and rings the manager's bell when something is
 /// left for the manager.
-pub(super) struct WorkerPoll<P: Problem, T> {
-    pub(super) link: Weak<Mutex<Link<P, T>>>,
-    pub(super) bell: Sender<()>,
+pub(in crate::cluster) struct WorkerPoll<P: Problem, T> {
+    pub(in crate::cluster) link: Weak<Mutex<Link<P, T>>>,
+    pub(in crate::cluster) bell: Sender<()>,
     /// Every thread of this machine's ranks has a processor: an idle
     /// worker may look at the link while the rank waits for work.
-    pub(super) spin: bool,
+    pub(in crate::cluster) spin: bool,
 }
 
 impl<P: Problem, T: Transport + Send + 'static> Poller for WorkerPoll<P, T> {

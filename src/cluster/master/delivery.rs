@@ -2,12 +2,12 @@
 //! or kept for the outcome (`first`, `unique`), with the count and length
 //! of what was written, which checkpoints record.
 
-use super::RunError;
-use super::checkpoint::Checkpoint;
-use super::sink::SolutionSink;
+use crate::cluster::RunError;
+use crate::cluster::checkpoint::Checkpoint;
+use crate::cluster::sink::SolutionSink;
 use crate::engine::Mode;
 
-pub(super) struct Delivery<'a> {
+pub(in crate::cluster) struct Delivery<'a> {
     sink: &'a mut dyn SolutionSink,
     mode: Mode,
     /// first/unique: the solutions kept.
@@ -20,7 +20,7 @@ pub(super) struct Delivery<'a> {
 
 impl<'a> Delivery<'a> {
     /// Delivery in `mode`, going on from the checkpoint `resume` if any.
-    pub(super) fn new(
+    pub(in crate::cluster) fn new(
         sink: &'a mut dyn SolutionSink,
         mode: Mode,
         resume: Option<&Checkpoint>,
@@ -35,7 +35,11 @@ impl<'a> Delivery<'a> {
     }
 
     /// The first `keep` of `texts`, as the mode wants them.
-    pub(super) fn accept(&mut self, texts: Vec<String>, keep: usize) -> Result<(), RunError> {
+    pub(in crate::cluster) fn accept(
+        &mut self,
+        texts: Vec<String>,
+        keep: usize,
+    ) -> Result<(), RunError> {
         if self.mode == Mode::All {
             for text in texts.into_iter().take(keep) {
                 self.write(&text)?;
@@ -47,18 +51,18 @@ impl<'a> Delivery<'a> {
     }
 
     /// Appends one solution to the output.
-    pub(super) fn write(&mut self, text: &str) -> Result<(), RunError> {
+    pub(in crate::cluster) fn write(&mut self, text: &str) -> Result<(), RunError> {
         self.out_bytes += self.sink.solution(text)?;
         self.written += 1;
         Ok(())
     }
 
     /// Makes everything written durable.
-    pub(super) fn persist(&mut self) -> Result<(), RunError> {
+    pub(in crate::cluster) fn persist(&mut self) -> Result<(), RunError> {
         Ok(self.sink.persist()?)
     }
 
-    pub(super) fn sink(&mut self) -> &mut dyn SolutionSink {
+    pub(in crate::cluster) fn sink(&mut self) -> &mut dyn SolutionSink {
         self.sink
     }
 }

@@ -5,7 +5,17 @@
 //! masters): it calls them ranks. `README.md` beside this file argues why
 //! it terminates exactly when all work is done, at one level and two.
 
-use super::protocol::Message;
+pub(in crate::cluster) mod causal;
+pub(in crate::cluster) mod checkpointer;
+pub(in crate::cluster) mod delivery;
+pub(in crate::cluster) mod group;
+pub(in crate::cluster) mod head;
+#[cfg(feature = "sim")]
+pub mod master_bench;
+pub(in crate::cluster) mod race;
+pub(in crate::cluster) mod units;
+
+use crate::cluster::protocol::Message;
 use crate::engine::{Piece, Tally};
 use std::collections::{BTreeSet, VecDeque};
 use std::time::{Duration, Instant};

@@ -1,17 +1,17 @@
 //! The master's checkpoints: the account of units (see `units.rs`) and
 //! writing it, every so often, as a [`Checkpoint`].
 
-use super::RunError;
-use super::checkpoint::{Checkpoint, CheckpointError};
-use super::config::CheckpointPlan;
-use super::sink::SolutionSink;
-use super::units::UnitBook;
+use crate::cluster::RunError;
+use crate::cluster::checkpoint::{Checkpoint, CheckpointError};
+use crate::cluster::config::CheckpointPlan;
+use crate::cluster::master::units::UnitBook;
+use crate::cluster::sink::SolutionSink;
 use crate::engine::{Count, Prefix};
 use std::path::Path;
 use std::sync::Arc;
 use std::time::Instant;
 
-pub(super) struct Checkpointer {
+pub(in crate::cluster) struct Checkpointer {
     plan: Arc<CheckpointPlan>,
     /// Which units are complete, with their totals.
     pub book: UnitBook,
@@ -27,7 +27,7 @@ impl Checkpointer {
     /// The account of a run whose units are `initial`: those left of the
     /// run `plan` resumes, or the master's frontier (above which its
     /// expansion counted `expansion`).
-    pub(super) fn new(
+    pub(in crate::cluster) fn new(
         plan: Arc<CheckpointPlan>,
         initial: &[Prefix],
         expansion: Count,
@@ -47,18 +47,18 @@ impl Checkpointer {
         }
     }
 
-    pub(super) fn path(&self) -> &Path {
+    pub(in crate::cluster) fn path(&self) -> &Path {
         &self.plan.path
     }
 
     /// Whether a checkpoint is due at `now`.
-    pub(super) fn due(&self, now: Instant) -> bool {
+    pub(in crate::cluster) fn due(&self, now: Instant) -> bool {
         now.saturating_duration_since(self.last) >= self.plan.every
     }
 
     /// Writes a checkpoint: the output made durable first, so that the
     /// length recorded (`out_bytes`) is on disk.
-    pub(super) fn write(
+    pub(in crate::cluster) fn write(
         &mut self,
         sink: &mut dyn SolutionSink,
         written: u64,
@@ -89,7 +89,7 @@ impl Checkpointer {
     }
 
     /// The run is complete: its checkpoint would only repeat the answer.
-    pub(super) fn remove(&self) -> Result<(), RunError> {
+    pub(in crate::cluster) fn remove(&self) -> Result<(), RunError> {
         match std::fs::remove_file(&self.plan.path) {
             Ok(()) => {}
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}

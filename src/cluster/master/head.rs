@@ -15,15 +15,15 @@
 //! wraps what it sends the root in `Up` and takes the root's messages in
 //! `Down`.
 
-use super::causal::CausalOrder;
-use super::checkpointer::Checkpointer;
-use super::config::RunConfig;
-use super::delivery::Delivery;
-use super::layout::Layout;
-use super::master::{Master, Outbox};
-use super::observer::{OBSERVE_EVERY, Progress};
-use super::outcome::{Improvement, Outcome, RunError};
-use super::protocol::{Message, RankReport};
+use crate::cluster::config::RunConfig;
+use crate::cluster::layout::Layout;
+use crate::cluster::master::causal::CausalOrder;
+use crate::cluster::master::checkpointer::Checkpointer;
+use crate::cluster::master::delivery::Delivery;
+use crate::cluster::master::{Master, Outbox};
+use crate::cluster::observer::{OBSERVE_EVERY, Progress};
+use crate::cluster::outcome::{Improvement, Outcome, RunError};
+use crate::cluster::protocol::{Message, RankReport};
 use crate::engine::pool::policy;
 use crate::engine::{
     Count, Mode, Piece, Prefix, Problem, Spread, Tally, UnitReport, expand, ramp_up,

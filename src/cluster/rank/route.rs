@@ -4,8 +4,8 @@
 //! simulator (`sim/driver.rs`) route by this one function, so a message
 //! goes to the same side, or is refused naming its sender alike, in both.
 
-use super::outcome::RunError;
-use super::protocol::Message;
+use crate::cluster::outcome::RunError;
+use crate::cluster::protocol::Message;
 
 /// Where a message goes.
 #[derive(Debug)]

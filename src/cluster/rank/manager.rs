@@ -6,20 +6,20 @@
 //! group's master ([`GroupHost`]). It decides nothing itself: it polls,
 //! routes and sends.
 
-use super::config::RunConfig;
-use super::delivery::Delivery;
-use super::group::{GroupError, GroupHost};
-use super::head::Head;
-use super::host::{host_name, online_cpus, thread_cpu_seconds};
-use super::layout::Layout;
-use super::link::{ForManager, Link, WorkerPoll};
-use super::master::Outbox;
-use super::outcome::{Outcome, RunError};
-use super::protocol::RankReport;
-use super::race::Race;
-use super::rank::RankState;
-use super::sink::SolutionSink;
-use super::transport::Transport;
+use crate::cluster::config::RunConfig;
+use crate::cluster::host::{host_name, online_cpus, thread_cpu_seconds};
+use crate::cluster::layout::Layout;
+use crate::cluster::master::Outbox;
+use crate::cluster::master::delivery::Delivery;
+use crate::cluster::master::group::{GroupError, GroupHost};
+use crate::cluster::master::head::Head;
+use crate::cluster::master::race::Race;
+use crate::cluster::outcome::{Outcome, RunError};
+use crate::cluster::protocol::RankReport;
+use crate::cluster::rank::RankState;
+use crate::cluster::rank::link::{ForManager, Link, WorkerPoll};
+use crate::cluster::sink::SolutionSink;
+use crate::cluster::transport::Transport;
 use crate::engine::{Mode, PoolEvent, Problem, RankPool, Threads};
 use crossbeam_channel::{Receiver, Select, Sender, bounded, unbounded};
 use parking_lot::{Mutex, MutexGuard};
@@ -126,14 +126,14 @@ fn spins(config: &RunConfig, local_ranks: usize, cpus: usize) -> bool {
 /// Runs this rank's part of the search. Returns the outcome on the master
 /// (rank 0) and `None` elsewhere. In `all` mode the master hands each
 /// solution to `sink` as it arrives.
-pub(super) fn run_rank<P: Problem, T: Transport + Send + 'static>(
+pub(in crate::cluster) fn run_rank<P: Problem, T: Transport + Send + 'static>(
     problem: Arc<P>,
     config: &RunConfig,
     transport: T,
     sink: &mut dyn SolutionSink,
 ) -> Result<Option<Outcome>, RunError> {
     let size = transport.size();
-    let layout = config.layout(size, super::launcher::ranks_per_node());
+    let layout = config.layout(size, crate::cluster::launcher::ranks_per_node());
     let mut m = Manager::new(problem.clone(), config, transport, layout);
     let outcome = m.run(&problem, layout, sink);
     if outcome.is_err() {
@@ -447,7 +447,7 @@ pub(crate) fn serves(rank: usize, layout: Layout) -> usize {
 }
 
 /// A group's master's refusal, as the run's error.
-pub(super) fn group_error(e: GroupError) -> RunError {
+pub(in crate::cluster) fn group_error(e: GroupError) -> RunError {
     match e {
         GroupError::Protocol(rank, what) => RunError::Protocol { rank, what },
         GroupError::Unit(rank, unit) => RunError::Unit { rank, unit },

@@ -10,8 +10,8 @@
 //! Encoding, MPI and the network are left out: this is the ceiling the
 //! master's decisions put on the ranks one master can feed.
 
-use super::master::{Master, Outbox};
-use super::protocol::Message;
+use crate::cluster::master::{Master, Outbox};
+use crate::cluster::protocol::Message;
 use crate::engine::{Piece, Prefix, Tally};
 use rand::{RngExt, SeedableRng};
 use rand_xorshift::XorShiftRng;
