@@ -91,18 +91,18 @@ fn load(threads: usize, local_ranks: usize, cpus: usize) -> u32 {
 /// where every thread has a core; oversubscribed, as much less often as
 /// the threads share a processor, so that the looks keep the same share
 /// of the CPU the rank gets.
-pub(crate) fn worker_poll(threads: usize, local_ranks: usize, cpus: usize) -> Duration {
+fn worker_poll(threads: usize, local_ranks: usize, cpus: usize) -> Duration {
     WORKER_POLL * load(threads, local_ranks, cpus)
 }
 
 /// The longest pause of the poll loop of a rank waiting for work (or
-/// hungry: `RankState::awaits_answer`) once it has spun for [`SPIN`].
-/// Its workers are parked (some of them, when hungry), so where every
-/// thread has a core of its own its manager polls at the shortest pause.
-/// Oversubscribed, the idle rank's core is someone else's: it keeps
-/// [`poll_max`], and does not spin.
+/// hungry: `RankState::awaits_answer`), once its idle worker has stopped
+/// looking (`engine/pool/poll.rs`, `SPIN`). Its workers are parked (some
+/// of them, when hungry), so where every thread has a core of its own its
+/// manager polls at the shortest pause. Oversubscribed, the idle rank's
+/// core is someone else's: it keeps [`poll_max`].
 fn idle_poll_max(rank: usize, threads: usize, local_ranks: usize, cpus: usize) -> Duration {
-    if local_ranks * threads <= cpus.max(1) {
+    if load(threads, local_ranks, cpus) == 1 {
         POLL_MIN
     } else {
         poll_max(rank, threads, local_ranks, cpus)
@@ -113,14 +113,15 @@ fn idle_poll_max(rank: usize, threads: usize, local_ranks: usize, cpus: usize) -
 /// waits for work (`engine/pool/mod.rs`, `await_answer`): where every
 /// thread of this machine's ranks has a processor, and not with
 /// checkpoints. A checkpoint's units rely on each master hearing of a
-/// thief's donations in the order the thief received them (`causal.rs`),
+/// thief's donations in the order the thief received them
+/// (`master/causal.rs`),
 /// and in a run of groups a thief can be sent two at once, one its group
 /// master arranged and one the root did (`README.md`, "Groups"); the
 /// sooner a waiting rank takes work in, the likelier the two cross
 /// (simulated: T3 resumed on 16 ranks in groups of 4, jittered Ethernet,
 /// seed 8).
 fn spins(config: &RunConfig, local_ranks: usize, cpus: usize) -> bool {
-    local_ranks * config.threads.max(1) <= cpus.max(1) && config.checkpoint.is_none()
+    load(config.threads, local_ranks, cpus) == 1 && config.checkpoint.is_none()
 }
 
 /// Runs this rank's part of the search. Returns the outcome on the master
@@ -244,16 +245,7 @@ impl<'a, P: Problem, T: Transport + Send + 'static> Manager<'a, P, T> {
                     every,
                 );
             }
-            let state = RankState::new(
-                problem,
-                config.mode,
-                rank,
-                layout,
-                pool,
-                report,
-                config.checkpoint.is_some(),
-            )
-            .with_direct_steals(config.steal_tries());
+            let state = RankState::for_run(problem, config, rank, layout, pool, report);
             Mutex::new(Link::new(transport, state, events.clone(), group_master))
         });
         Manager {

@@ -22,6 +22,7 @@ pub(in crate::cluster) mod manager;
 pub(in crate::cluster) mod route;
 pub(in crate::cluster) mod trips;
 
+use crate::cluster::config::RunConfig;
 use crate::cluster::layout::Layout;
 use crate::cluster::outcome::RunError;
 use crate::cluster::protocol::{Message, RankReport};
@@ -191,6 +192,31 @@ impl<P: Problem, W: Workers<P::Node>> RankState<P, W> {
             last_progress: Instant::now(),
             asked_at: None,
         }
+    }
+
+    /// Rank `rank` of a run of `config`: its mode, whether it tracks
+    /// units (checkpoints) and its direct steals
+    /// ([`RunConfig::steal_tries`]) as the run says, for a real rank and
+    /// a simulated one alike.
+    pub(crate) fn for_run(
+        problem: Arc<P>,
+        config: &RunConfig,
+        rank: usize,
+        layout: Layout,
+        workers: W,
+        report: RankReport,
+    ) -> Self {
+        let track_units = config.checkpoint.is_some();
+        RankState::new(
+            problem,
+            config.mode,
+            rank,
+            layout,
+            workers,
+            report,
+            track_units,
+        )
+        .with_direct_steals(config.steal_tries())
     }
 
     /// With direct steals: ranks of its group this rank asks for work

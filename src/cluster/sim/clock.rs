@@ -74,7 +74,7 @@ const POLL_MAX_OVERSUBSCRIBED: Ns = 64_000_000;
 /// How often a busy rank's workers look at its messages where every
 /// thread has a core (`cluster/rank/manager.rs`'s `WORKER_POLL`); with `load`
 /// threads a core, `load` times less often.
-pub(super) const WORKER_POLL: Ns = 20_000;
+pub(super) const WORKER_POLL: Ns = crate::cluster::rank::manager::WORKER_POLL.as_nanos() as Ns;
 /// A rank that waits for an answer where every thread has a core spins,
 /// yielding its core at each turn: it sees a message within a turn.
 pub(super) const SPIN_POLL: Ns = 1_000;

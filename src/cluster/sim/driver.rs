@@ -147,16 +147,14 @@ pub(super) fn run<P: Problem>(problem: &Arc<P>, config: &SimConfig) -> Result<Si
                 host_cpus: config.threads,
                 ..RankReport::default()
             };
-            let state = RankState::new(
+            let state = RankState::for_run(
                 problem.clone(),
-                config.mode,
+                &run_config,
                 r,
                 layout,
                 Handle(pool.clone()),
                 report,
-                config.checkpoint.is_some(),
-            )
-            .with_direct_steals(run_config.steal_tries());
+            );
             let group = layout.is_group_master(r).then(|| {
                 GroupHost::new(
                     layout,
