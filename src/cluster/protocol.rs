@@ -4,14 +4,55 @@
 use crate::engine::{Piece, Prefix, Tally, UnitReport, WorkerStats};
 use serde::{Deserialize, Serialize};
 
+/// The `Donation`s a rank (or, towards the root, a group) had received,
+/// counted apart by where their victims were: `in_group`, from ranks of
+/// its own group, whose `Donated` its master hears from them; `outside`,
+/// from ranks of other groups (the root asked for them), whose `Donated`
+/// reaches its group's master straight from those victims. A master
+/// pairs a thief with one victim at a time, so the donations of each kind
+/// reach a thief in the order its master hears of them; the two kinds,
+/// decided by two masters, may cross (`causal.rs`). Towards the root a
+/// group counts what reached it from other groups, as `outside`.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub(super) struct Received {
+    pub(super) in_group: u64,
+    pub(super) outside: u64,
+}
+
+impl Received {
+    /// Every donation counted here is counted in `announced` as well.
+    pub(super) fn within(self, announced: Received) -> bool {
+        self.in_group <= announced.in_group && self.outside <= announced.outside
+    }
+
+    /// One more donation, of a victim `outside` the group or in it.
+    pub(super) fn add(&mut self, outside: bool) {
+        if outside {
+            self.outside += 1;
+        } else {
+            self.in_group += 1;
+        }
+    }
+
+    /// Donations of a group's ranks from other groups, as the root counts
+    /// a group's (`outside`).
+    pub(super) fn outside(n: u64) -> Received {
+        Received {
+            in_group: 0,
+            outside: n,
+        }
+    }
+}
+
 /// A message between a rank's manager and the master, or from a victim to
 /// its thief.
 ///
 /// The messages a rank sends the master that depend on the donations it
-/// received (`AskForWork`, `Hungry`, `UnitDone`, `Donated`) carry `after`: how many
-/// `Donation`s the rank had received when it sent them. The master handles
-/// them only once it has handled as many `Donated` naming that rank (see
-/// `causal.rs`).
+/// received (`AskForWork`, `Hungry`, `UnitDone`, `Donated`) carry `after`:
+/// the `Donation`s the rank had received when it sent them, counted apart
+/// by where their victims were ([`Received`]). The master handles them
+/// only once it has handled as many `Donated` naming that rank, of each
+/// kind (see `causal.rs`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub(super) enum Message {
     /// Rank -> master: every task this rank was given is finished. Carries
@@ -21,7 +62,7 @@ pub(super) enum Message {
     /// last: the master does not count it as waiting).
     AskForWork {
         tally: Tally,
-        after: u64,
+        after: Received,
         dealt: u64,
     },
     /// Rank -> master: the rank still holds work, but enough of its
@@ -29,7 +70,7 @@ pub(super) enum Message {
     /// rank that would wait until every worker is idle leaves most of them
     /// idle while its last subtrees shrink). Answered by `Work` or a
     /// `Donation`, or by nothing; at most one is out at a time.
-    Hungry { after: u64 },
+    Hungry { after: Received },
     /// Rank -> master, about once a second while the rank works: its
     /// running totals, for the progress display. Changes nothing else.
     Progress(Tally),
@@ -63,7 +104,7 @@ pub(super) enum Message {
         thief: u32,
         pieces: u32,
         units: Vec<Prefix>,
-        after: u64,
+        after: Received,
         direct: bool,
     },
     /// Rank -> rank of its group, with direct steals on: the sender's pool
@@ -82,7 +123,7 @@ pub(super) enum Message {
     },
     /// Rank -> master, with checkpoints on: the rank holds no more of a unit
     /// (it sent the `Donated` of any pieces it split off before this).
-    UnitDone { report: UnitReport, after: u64 },
+    UnitDone { report: UnitReport, after: Received },
     /// Rank -> master, optimisation: a solution better than any the rank
     /// knew of (found there or told by the master): its objective and text.
     Improved { value: u64, text: String },
@@ -194,9 +235,9 @@ impl Message {
         }
     }
 
-    /// How many donations the sender had received when it sent this, for
-    /// the messages the master orders after them (see `causal.rs`).
-    pub(super) fn after(&self) -> Option<u64> {
+    /// The donations the sender had received when it sent this, for the
+    /// messages the master orders after them (see `causal.rs`).
+    pub(super) fn after(&self) -> Option<Received> {
         match self {
             Message::AskForWork { after, .. }
             | Message::Hungry { after }
@@ -242,10 +283,15 @@ mod test {
                     solutions: 7,
                     initial_done: 3,
                 },
-                after: 2,
+                after: Received {
+                    in_group: 2,
+                    outside: 1,
+                },
                 dealt: 5,
             },
-            Message::Hungry { after: 3 },
+            Message::Hungry {
+                after: Received::outside(3),
+            },
             Message::Progress(Tally::default()),
             Message::Work {
                 pieces: pieces.clone(),
@@ -273,7 +319,10 @@ mod test {
                 thief: 7,
                 pieces: 3,
                 units: vec![Prefix(vec![0, 1]), Prefix(vec![2, 2])],
-                after: u64::MAX,
+                after: Received {
+                    in_group: u64::MAX,
+                    outside: u64::MAX,
+                },
                 direct: true,
             },
             Message::StealRequest,
@@ -288,7 +337,7 @@ mod test {
                         depth: Some(12),
                     },
                 },
-                after: 0,
+                after: Received::default(),
             },
             Message::Solutions {
                 unit: Some(Prefix(vec![1])),

@@ -16,7 +16,7 @@
 use crate::cluster::layout::Layout;
 use crate::cluster::master::causal::CausalOrder;
 use crate::cluster::master::{Master, Outbox};
-use crate::cluster::protocol::Message;
+use crate::cluster::protocol::{Message, Received};
 use crate::cluster::rank::{PROGRESS_EVERY, Sends};
 use crate::engine::pool::policy;
 use crate::engine::{Count, Mode, Prefix, UnitReport};
@@ -202,7 +202,7 @@ impl GroupHost {
             self.asks += 1;
             let ask = Message::AskForWork {
                 tally: self.master.progress(),
-                after: self.received,
+                after: Received::outside(self.received),
                 dealt: self.dealt,
             };
             self.up(ask, out);
@@ -211,7 +211,7 @@ impl GroupHost {
             self.master.stats.hungers += 1;
             self.up(
                 Message::Hungry {
-                    after: self.received,
+                    after: Received::outside(self.received),
                 },
                 out,
             );
@@ -297,7 +297,7 @@ impl GroupHost {
     ) -> Result<(), GroupError> {
         while let Some((local, msg)) = ready.pop() {
             if let Some(thief) = self.handle_now(local, msg, now, out)? {
-                let released = self.order.announced(thief);
+                let released = self.order.announced(thief, false);
                 ready.extend(released.into_iter().rev().map(|m| (thief, m)));
             }
         }
@@ -334,7 +334,7 @@ impl GroupHost {
         let mut o = Outbox::new();
         self.master.on_received(thief, now, &mut o);
         self.down(o, out);
-        let released = self.order.announced(thief);
+        let released = self.order.announced(thief, true);
         let ready = released.into_iter().rev().map(|m| (thief, m)).collect();
         self.in_order(ready, now, out)
     }
@@ -395,7 +395,7 @@ impl GroupHost {
                                 thief,
                                 pieces,
                                 units,
-                                after: self.received,
+                                after: Received::outside(self.received),
                                 direct: false,
                             },
                             out,
@@ -410,7 +410,7 @@ impl GroupHost {
                 };
                 match u.done(report) {
                     Ok(Some(report)) => {
-                        let after = self.received;
+                        let after = Received::outside(self.received);
                         self.up(Message::UnitDone { report, after }, out);
                     }
                     Ok(None) => {}
@@ -478,7 +478,7 @@ mod test {
     fn ask() -> Message {
         Message::AskForWork {
             tally: Tally::default(),
-            after: 0,
+            after: Received::default(),
             dealt: 0,
         }
     }
@@ -614,7 +614,7 @@ mod test {
             thief,
             pieces: 1,
             units: Vec::new(),
-            after: 0,
+            after: Received::default(),
             direct,
         };
         assert!(matches!(
@@ -638,7 +638,7 @@ mod test {
                         received: 1,
                         count: Count::default(),
                     },
-                    after: 0,
+                    after: Received::default(),
                 },
                 now,
                 &mut out

@@ -265,8 +265,10 @@ impl<'a> Head<'a> {
         let mut ready = vec![(from, msg)];
         while let Some((from, msg)) = ready.pop() {
             if let Some(thief) = self.handle_now(from, msg, now, out)? {
-                // Released in order; `pop` takes the last first.
-                let released = self.order.announced(thief);
+                // Released in order; `pop` takes the last first. The root
+                // of a run of groups orders each group's messages after
+                // the donations it had from other groups.
+                let released = self.order.announced(thief, self.layout.grouped());
                 ready.extend(released.into_iter().rev().map(|m| (thief, m)));
             }
         }
@@ -605,7 +607,7 @@ impl<'a> Head<'a> {
 #[cfg(test)]
 mod test {
     use super::*;
-    use crate::cluster::protocol::RankReport;
+    use crate::cluster::protocol::{RankReport, Received};
     use crate::cluster::sink::Callback;
     use crate::engine::sequential;
     use crate::problems::queens::Queens;
@@ -641,20 +643,20 @@ mod test {
         let send = |wires: &mut Vec<VecDeque<Message>>, from: usize, to: usize, m: Message| {
             wires[from * size + to].push_back(m)
         };
-        let ask = |after: u64, dealt: u64| Message::AskForWork {
+        let ask = |after: Received, dealt: u64| Message::AskForWork {
             tally: Tally::default(),
             after,
             dealt,
         };
         for r in 0..size {
-            send(&mut wires, r, 0, ask(0, 0));
+            send(&mut wires, r, 0, ask(Received::default(), 0));
         }
         for (to, m) in out.drain(..) {
             send(&mut wires, 0, to, m);
         }
         // Per rank: pieces held, donations received, asks sent, totals.
         let mut held: Vec<VecDeque<Piece>> = vec![VecDeque::new(); size];
-        let mut received = vec![0u64; size];
+        let mut received = vec![Received::default(); size];
         let mut asks = vec![1u64; size];
         // `Work` and `Donation` messages received; a `Hungry` is out.
         let mut dealt = vec![0u64; size];
@@ -741,7 +743,7 @@ mod test {
                     if direct {
                         stealing[to] = false;
                     }
-                    received[to] += 1;
+                    received[to].add(false);
                     dealt[to] += 1;
                     hungry[to] = false;
                     held[to].extend(pieces);
@@ -789,7 +791,7 @@ mod test {
     fn give_half(
         held: &mut VecDeque<Piece>,
         thief: usize,
-        after: u64,
+        after: Received,
         direct: bool,
     ) -> (Message, Message) {
         let pieces: Vec<Piece> = held.drain(held.len() / 2..).collect();

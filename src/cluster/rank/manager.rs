@@ -111,17 +111,9 @@ fn idle_poll_max(rank: usize, threads: usize, local_ranks: usize, cpus: usize) -
 
 /// Whether an idle worker may look at the rank's messages while the rank
 /// waits for work (`engine/pool/mod.rs`, `await_answer`): where every
-/// thread of this machine's ranks has a processor, and not with
-/// checkpoints. A checkpoint's units rely on each master hearing of a
-/// thief's donations in the order the thief received them
-/// (`master/causal.rs`),
-/// and in a run of groups a thief can be sent two at once, one its group
-/// master arranged and one the root did (`README.md`, "Groups"); the
-/// sooner a waiting rank takes work in, the likelier the two cross
-/// (simulated: T3 resumed on 16 ranks in groups of 4, jittered Ethernet,
-/// seed 8).
+/// thread of this machine's ranks has a processor.
 fn spins(config: &RunConfig, local_ranks: usize, cpus: usize) -> bool {
-    load(config.threads, local_ranks, cpus) == 1 && config.checkpoint.is_none()
+    load(config.threads, local_ranks, cpus) == 1
 }
 
 /// Runs this rank's part of the search. Returns the outcome on the master

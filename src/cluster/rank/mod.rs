@@ -25,7 +25,7 @@ pub(in crate::cluster) mod trips;
 use crate::cluster::config::RunConfig;
 use crate::cluster::layout::Layout;
 use crate::cluster::outcome::RunError;
-use crate::cluster::protocol::{Message, RankReport};
+use crate::cluster::protocol::{Message, RankReport, Received};
 use crate::engine::{Mode, Piece, PoolEvent, Problem, RankPool, Tally, Task, WorkerStats};
 use rand::{RngExt, SeedableRng};
 use rand_xorshift::XorShiftRng;
@@ -123,6 +123,9 @@ pub(crate) struct RankState<P: Problem, W: Workers<P::Node>> {
     hungry: bool,
     /// `Work` and `Donation` messages received.
     dealt: u64,
+    /// `Donation`s received, by where their victims were: what its
+    /// messages to the master come after (`master/causal.rs`).
+    received: Received,
     /// The thief this rank was asked to donate to and has not yet: its
     /// pool's next `Donated` answers, or (the master's request) its
     /// `AskForWork`, or (a thief's own) a `NoWork`.
@@ -178,6 +181,7 @@ impl<P: Problem, W: Workers<P::Node>> RankState<P, W> {
             busy: true,
             hungry: false,
             dealt: 0,
+            received: Received::default(),
             owes_donation: None,
             direct_steals: 0,
             group: layout.members(layout.group_of(rank)),
@@ -346,7 +350,7 @@ impl<P: Problem, W: Workers<P::Node>> RankState<P, W> {
         self.last_progress = now;
         let ask = Message::AskForWork {
             tally: self.progress(),
-            after: self.report.donations_received,
+            after: self.received,
             dealt: self.dealt,
         };
         out.push((self.master, ask));
@@ -367,7 +371,7 @@ impl<P: Problem, W: Workers<P::Node>> RankState<P, W> {
             thief: thief as u32,
             pieces: pieces.len() as u32,
             units,
-            after: self.report.donations_received,
+            after: self.received,
             direct,
         };
         let initial_depth = self.initial_depth;
@@ -404,7 +408,7 @@ impl<P: Problem, W: Workers<P::Node>> RankState<P, W> {
                 out.push((self.master, Message::Solutions { unit, texts }));
             }
             PoolEvent::UnitDone(report) => {
-                let after = self.report.donations_received;
+                let after = self.received;
                 out.push((self.master, Message::UnitDone { report, after }));
             }
             // The pool's count of tasks reached zero when it sent this;
@@ -450,7 +454,7 @@ impl<P: Problem, W: Workers<P::Node>> RankState<P, W> {
         self.asking(now);
         self.hungry = true;
         self.report.hungers += 1;
-        let after = self.report.donations_received;
+        let after = self.received;
         out.push((self.master, Message::Hungry { after }));
     }
 
@@ -525,6 +529,7 @@ impl<P: Problem, W: Workers<P::Node>> RankState<P, W> {
     /// A dry rank that owes its master a donation gives from them at once.
     pub(crate) fn on_donation(
         &mut self,
+        from: usize,
         pieces: Vec<Piece>,
         initial_depth: u32,
         direct: bool,
@@ -535,6 +540,7 @@ impl<P: Problem, W: Workers<P::Node>> RankState<P, W> {
             return Ok(());
         }
         self.report.donations_received += 1;
+        self.received.add(!self.group.contains(&from));
         self.answered(now);
         if direct {
             self.stealing = None;
@@ -587,7 +593,7 @@ impl<P: Problem, W: Workers<P::Node>> RankState<P, W> {
                 pieces,
                 initial_depth,
                 direct,
-            } => self.on_donation(pieces, initial_depth, direct, now, out),
+            } => self.on_donation(from, pieces, initial_depth, direct, now, out),
             Message::DonateRequest { thief, asks } => {
                 self.on_donate_request(thief as usize, asks, now, out);
                 Ok(())
@@ -825,7 +831,8 @@ mod test {
         let (now, mut out) = (Instant::now(), Vec::new());
         r.start(now, &mut out);
         r.on_work(pieces(2), 1).unwrap();
-        r.on_donation(pieces(1), 1, false, now, &mut out).unwrap();
+        r.on_donation(0, pieces(1), 1, false, now, &mut out)
+            .unwrap();
         *fake.holding.borrow_mut() = true;
         r.on_event(PoolEvent::Idle, now, &mut out);
         assert!(out.len() == 1 && r.busy());
@@ -838,7 +845,10 @@ mod test {
             (
                 0,
                 Message::AskForWork {
-                    after: 1,
+                    after: Received {
+                        in_group: 1,
+                        outside: 0
+                    },
                     dealt: 2,
                     ..
                 }
@@ -861,13 +871,36 @@ mod test {
         r.on_event(PoolEvent::Hungry, now, &mut out);
         r.on_event(PoolEvent::Hungry, now, &mut out);
         assert_eq!(out.len(), 2);
-        assert!(matches!(&out[1], (0, Message::Hungry { after: 0 })));
+        assert!(matches!(
+            &out[1],
+            (
+                0,
+                Message::Hungry {
+                    after: Received {
+                        in_group: 0,
+                        outside: 0
+                    }
+                }
+            )
+        ));
         // Hungry: idle workers leave a core, its manager polls fast.
         assert!(r.awaits_answer());
-        r.on_donation(pieces(1), 1, false, now, &mut out).unwrap();
+        r.on_donation(0, pieces(1), 1, false, now, &mut out)
+            .unwrap();
         assert!(!r.awaits_answer());
         r.on_event(PoolEvent::Hungry, now, &mut out);
-        assert!(matches!(&out[2], (0, Message::Hungry { after: 1 })));
+        assert!(matches!(
+            &out[2],
+            (
+                0,
+                Message::Hungry {
+                    after: Received {
+                        in_group: 1,
+                        outside: 0
+                    }
+                }
+            )
+        ));
         r.on_event(PoolEvent::Idle, now, &mut out);
         assert!(is_ask(&out[3]));
         r.on_event(PoolEvent::Hungry, now, &mut out);
@@ -895,7 +928,7 @@ mod test {
     /// (units named: checkpoints are on), sent after `after` donations.
     fn is_donated(m: &(usize, Message), thief: usize, n: usize, after: u64) -> bool {
         matches!(m, (0, Message::Donated { thief: t, pieces, units, after: a, direct: false })
-            if *t as usize == thief && *pieces as usize == n && units.len() == n && *a == after)
+            if *t as usize == thief && *pieces as usize == n && units.len() == n && a.in_group == after)
     }
 
     #[test]
@@ -940,7 +973,8 @@ mod test {
         r.start(now, &mut out);
         // A donation from another rank arrives first: the rank works, and
         // its later messages say it received one.
-        r.on_donation(pieces(2), 1, false, now, &mut out).unwrap();
+        r.on_donation(0, pieces(2), 1, false, now, &mut out)
+            .unwrap();
         assert!(r.busy() && r.report().donations_received == 1);
         // A request the master made before it had heard the rank's ask
         // (it had handled none of its asks) is void.
@@ -954,7 +988,19 @@ mod test {
         r.on_donate_request(3, 1, now, &mut out);
         assert!(is_donation(&out[1], 3, 1) && is_donated(&out[2], 3, 1, 1));
         r.on_event(PoolEvent::Idle, now, &mut out);
-        assert!(matches!(&out[3], (0, Message::AskForWork { after: 1, .. })));
+        assert!(matches!(
+            &out[3],
+            (
+                0,
+                Message::AskForWork {
+                    after: Received {
+                        in_group: 1,
+                        outside: 0
+                    },
+                    ..
+                }
+            )
+        ));
     }
 
     /// A rank of `fake` that steals from `tries` ranks before it asks,
@@ -1020,7 +1066,7 @@ mod test {
         r.on_work(pieces(1), 1).unwrap();
         r.on_event(PoolEvent::Idle, now, &mut out);
         assert!(steal_to(&out[1]).is_some());
-        r.on_donation(pieces(3), 1, true, now, &mut out).unwrap();
+        r.on_donation(0, pieces(3), 1, true, now, &mut out).unwrap();
         assert!(r.busy() && r.report().donations_received == 1);
         assert_eq!(fake.injected.borrow().len(), 4);
         // Dry again: a new steal, and after its one refusal, the ask,
@@ -1033,7 +1079,10 @@ mod test {
             (
                 0,
                 Message::AskForWork {
-                    after: 1,
+                    after: Received {
+                        in_group: 1,
+                        outside: 0
+                    },
                     dealt: 2,
                     ..
                 }
@@ -1106,7 +1155,7 @@ mod test {
         r.on_donate_request(2, 1, now, &mut out);
         assert!(r.owes_donation() && out.len() == 5);
         *fake.donation.borrow_mut() = Some((vec![task(1)], false));
-        r.on_donation(pieces(2), 1, true, now, &mut out).unwrap();
+        r.on_donation(0, pieces(2), 1, true, now, &mut out).unwrap();
         assert!(matches!(
             &out[5],
             (2, Message::Donation { direct: false, .. })
@@ -1130,7 +1179,18 @@ mod test {
         r.on_event(PoolEvent::Hungry, now, &mut out);
         assert_eq!(out.len(), 2);
         r.on_no_work(now, &mut out);
-        assert!(matches!(&out[2], (0, Message::Hungry { after: 0 })));
+        assert!(matches!(
+            &out[2],
+            (
+                0,
+                Message::Hungry {
+                    after: Received {
+                        in_group: 0,
+                        outside: 0
+                    }
+                }
+            )
+        ));
         // Its master knows: dry, it asks at once.
         r.on_event(PoolEvent::Idle, now, &mut out);
         assert!(is_ask(&out[3]));

@@ -75,7 +75,7 @@ mod test {
     fn each_message_goes_to_one_side_and_strays_are_refused_naming_the_sender() {
         let ask = || Message::AskForWork {
             tally: Default::default(),
-            after: 0,
+            after: Default::default(),
             dealt: 0,
         };
         assert!(matches!(

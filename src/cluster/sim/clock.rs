@@ -80,13 +80,11 @@ pub(super) const WORKER_POLL: Ns = crate::cluster::rank::manager::WORKER_POLL.as
 pub(super) const SPIN_POLL: Ns = 1_000;
 
 /// The longest pause of the polls of `rank` waiting for work, with `load`
-/// threads a core: it spins where it has cores to itself (`spins`: not
-/// with checkpoints, `manager.rs`).
-pub(super) fn idle_poll_max(rank: usize, load: u64, spins: bool) -> Ns {
-    if load <= 1 && spins {
+/// threads a core: it spins where it has cores to itself (`spins`,
+/// `manager.rs`).
+pub(super) fn idle_poll_max(rank: usize, load: u64) -> Ns {
+    if load <= 1 {
         SPIN_POLL
-    } else if load <= 1 {
-        POLL_MIN
     } else {
         manager_poll_max(rank, load)
     }
@@ -166,7 +164,7 @@ mod test {
         // Busy workers look every 20 µs; a rank that waits spins.
         assert_eq!(next_poll(0, 30_000, WORKER_POLL), 40_000);
         assert_eq!(next_poll(0, 2_500, SPIN_POLL), 3_000);
-        assert_eq!(idle_poll_max(5, 1, true), SPIN_POLL);
-        assert_eq!(idle_poll_max(5, 1, false), POLL_MIN);
+        assert_eq!(idle_poll_max(5, 1), SPIN_POLL);
+        assert_eq!(idle_poll_max(5, 2), manager_poll_max(5, 2));
     }
 }

@@ -177,7 +177,7 @@ pub(super) fn run<P: Problem>(problem: &Arc<P>, config: &SimConfig) -> Result<Si
                 poll_at: None,
                 cpu: 0,
                 poll_max: poll_max(serves, load(config)),
-                idle_poll_max: idle_poll_max(serves, load(config), config.checkpoint.is_none()),
+                idle_poll_max: idle_poll_max(serves, load(config)),
             }
         })
         .collect();
