@@ -1,6 +1,7 @@
 //! A rank's pool of workers on the virtual clock: the same walks as
 //! [`RankPool`](crate::engine::RankPool)'s threads, the same deques,
-//! injector, counters and flags (`engine/pool/README.md`), run one worker
+//! injector, counters, flags and unit ledger (`engine/pool/README.md`,
+//! `engine/pool/units.rs`), run one worker
 //! step at a time by the simulator instead of by threads.
 //!
 //! A step walks one worker's task for a quantum of nodes, then hands the
@@ -19,13 +20,14 @@
 use super::model::Costs;
 use crate::cluster::rank::Workers;
 use crate::engine::policy::{self, Donation, Source};
+use crate::engine::pool::units::Units;
 use crate::engine::{
     Context, Count, Mode, PoolEvent, Prefix, Problem, SOLUTION_BATCH, Searcher, Tally, Task,
-    Threads, UnitReport, WorkerStats,
+    Threads, WorkerStats,
 };
 use crossbeam_deque::Steal;
 use std::cell::RefCell;
-use std::collections::{HashMap, VecDeque};
+use std::collections::VecDeque;
 use std::rc::Rc;
 
 /// Virtual nanoseconds.
@@ -60,41 +62,6 @@ struct Worker<'p, P: Problem> {
     first_task: Option<Ns>,
     last_task_end: Ns,
     busy_ns: Ns,
-}
-
-/// Unit tracking (checkpoints), as `engine/pool/README.md` has it: each
-/// unit's report so far, and its tasks queued or walking here.
-#[derive(Default)]
-struct Units(HashMap<Prefix, (UnitReport, usize)>);
-
-impl Units {
-    /// `n` more tasks of `unit` here (`received`: given by the manager).
-    fn open(&mut self, unit: &Prefix, n: usize, received: bool) {
-        let (r, open) = self.0.entry(unit.clone()).or_insert_with(|| {
-            let report = UnitReport {
-                unit: unit.clone(),
-                received: 0,
-                count: Count::default(),
-            };
-            (report, 0)
-        });
-        if received {
-            r.received += n as u64;
-        }
-        *open += n;
-    }
-
-    /// A task of `unit` is done here; the unit's report when it was the
-    /// last one.
-    fn close(&mut self, unit: &Prefix, counted: Count) -> Option<UnitReport> {
-        let (r, open) = self.0.get_mut(unit)?;
-        r.count += counted;
-        *open -= 1;
-        if *open > 0 {
-            return None;
-        }
-        self.0.remove(unit).map(|(r, _)| r)
-    }
 }
 
 /// The pool's shared state: what the walks' context reads and writes.

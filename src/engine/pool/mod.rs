@@ -6,6 +6,7 @@ pub(crate) mod policy;
 mod poll;
 mod sleep;
 pub(crate) mod stats;
+pub(crate) mod units;
 
 use crate::engine::mode::Mode;
 use crate::engine::prefix::Prefix;
@@ -18,11 +19,11 @@ use poll::PollClock;
 pub(crate) use poll::Poller;
 use sleep::{Look, Sleep};
 use stats::{Tally, WorkerStats};
-use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, OnceLock};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
+use units::Units;
 
 /// What the pool tells the thread that owns it (the rank's manager).
 #[derive(Debug)]
@@ -58,15 +59,6 @@ pub(crate) struct UnitReport {
     pub unit: Prefix,
     pub received: u64,
     pub count: Count,
-}
-
-/// A unit's account on one rank.
-#[derive(Debug, Default)]
-struct UnitTally {
-    /// Tasks of the unit queued or running here.
-    open: usize,
-    received: u64,
-    count: Count,
 }
 
 /// Solutions a worker buffers in `all` mode before handing them over.
@@ -108,7 +100,7 @@ struct Shared<N> {
     keeps_order: bool,
     initial_done: AtomicU64,
     /// Unit tracking (for checkpoints): each unit's open tasks and totals.
-    units: Option<parking_lot::Mutex<HashMap<Prefix, UnitTally>>>,
+    units: Option<parking_lot::Mutex<Units>>,
     sleep: Sleep,
     events: Sender<PoolEvent<N>>,
     /// The owner's messages, which busy workers look at on their clock
@@ -172,7 +164,7 @@ impl<N: Clone + Send + 'static> RankPool<N> {
             encodes: P::ENCODES,
             keeps_order: policy::keeps_order(mode),
             initial_done: AtomicU64::new(0),
-            units: track_units.then(|| parking_lot::Mutex::new(HashMap::new())),
+            units: track_units.then(|| parking_lot::Mutex::new(Units::default())),
             sleep: Sleep::default(),
             events,
             poller: OnceLock::new(),
@@ -203,9 +195,7 @@ impl<N: Clone + Send + 'static> RankPool<N> {
             let depth = self.shared.initial_depth.load(Ordering::Relaxed);
             let mut units = units.lock();
             for task in &tasks {
-                let t = units.entry(task.prefix.truncated(depth)).or_default();
-                t.open += 1;
-                t.received += 1;
+                units.open(&task.prefix.truncated(depth), 1, true);
             }
         }
         for task in tasks {
@@ -319,20 +309,9 @@ impl<N> Shared<N> {
     fn close_task(&self, prefix: &Prefix, counted: Count) {
         let Some(units) = &self.units else { return };
         let unit = prefix.truncated(self.initial_depth.load(Ordering::Relaxed));
-        let mut units = units.lock();
-        let Some(t) = units.get_mut(&unit) else {
-            debug_assert!(false, "a task of an untracked unit");
-            return;
-        };
-        t.count += counted;
-        t.open -= 1;
-        if t.open == 0 {
-            let t = units.remove(&unit).expect("just seen");
-            let _ = self.events.send(PoolEvent::UnitDone(UnitReport {
-                unit,
-                received: t.received,
-                count: t.count,
-            }));
+        let report = units.lock().close(&unit, counted);
+        if let Some(report) = report {
+            let _ = self.events.send(PoolEvent::UnitDone(report));
         }
     }
 }
@@ -405,11 +384,7 @@ impl<N> Context<N> for WorkerContext<'_, N> {
         self.stats.local_donations += tasks.len() as u64;
         self.shared.pending.fetch_add(tasks.len(), Ordering::SeqCst);
         if let (Some(units), Some(unit)) = (&self.shared.units, &self.unit) {
-            units
-                .lock()
-                .get_mut(unit)
-                .expect("the walked unit is open")
-                .open += tasks.len();
+            units.lock().open(unit, tasks.len(), false);
         }
         for task in tasks {
             self.local.push(task);
