@@ -2,7 +2,8 @@
 //! a correct problem passes, and each deliberate fault is caught as the
 //! property it breaks, at the node where it breaks it.
 
-use hysolve::engine::{Property, SubtreeCount, check, check_up_to, count_by_moves};
+use hysolve::{Property, check};
+use hysolve::advanced::{SubtreeCount, check_up_to, count_by_moves};
 use hysolve::{Mode, Problem};
 use std::sync::atomic::{AtomicU64, Ordering};
 

@@ -182,8 +182,8 @@ fn the_clique_optimum_is_found_and_proved_in_groups() {
         let v = run(8, 3, &["clique", &path]);
         assert_eq!(v["objective"], omega, "{file}");
         let clique =
-            hysolve::problems::clique::parse_solution(v["solution"].as_str().unwrap()).unwrap();
-        let graph = hysolve::problems::clique::dimacs::read(std::path::Path::new(&path))
+            hysolve_puzzles::clique::parse_solution(v["solution"].as_str().unwrap()).unwrap();
+        let graph = hysolve_puzzles::clique::dimacs::read(std::path::Path::new(&path))
             .unwrap()
             .graph;
         assert!(graph.is_clique(&clique) && clique.len() == omega as usize);

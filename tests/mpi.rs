@@ -370,9 +370,9 @@ fn clique_over_mpi_in_every_configuration() {
             ));
             assert_eq!(v["objective"], omega, "{file} in {ranks}x{threads}");
             let clique =
-                hysolve::problems::clique::parse_solution(v["solution"].as_str().unwrap()).unwrap();
+                hysolve_puzzles::clique::parse_solution(v["solution"].as_str().unwrap()).unwrap();
             assert_eq!(clique.len(), omega as usize);
-            let graph = hysolve::problems::clique::dimacs::read(std::path::Path::new(&path))
+            let graph = hysolve_puzzles::clique::dimacs::read(std::path::Path::new(&path))
                 .unwrap()
                 .graph;
             assert!(graph.is_clique(&clique), "{file} in {ranks}x{threads}");
@@ -409,5 +409,26 @@ fn clique_over_mpi_in_every_configuration() {
             v["objective"].as_u64().unwrap() >= 10,
             "at-least in {ranks}x{threads}"
         );
+    }
+}
+
+/// UTS T1 and T3 under mpirun: the published node, leaf and depth counts
+/// (`puzzles/tests/uts.rs` has them on threads).
+#[test]
+fn published_trees_over_mpi() {
+    for (name, nodes, leaves, depth) in [
+        ("T1", 4_130_071u64, 3_305_118u64, 10u64),
+        ("T3", 4_112_897, 3_599_034, 1_572),
+    ] {
+        for (ranks, threads) in [(2, 1), (3, 2)] {
+            let v = json_of(&mpirun(
+                ranks,
+                threads,
+                &["--json", "uts", "--tree", name],
+            ));
+            assert_eq!(v["nodes"], nodes, "{name} on {ranks}x{threads}");
+            assert_eq!(v["solutions"], leaves, "{name} on {ranks}x{threads}");
+            assert_eq!(v["depth"], depth, "{name} on {ranks}x{threads}");
+        }
     }
 }

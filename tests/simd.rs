@@ -6,7 +6,7 @@
 use crate::common;
 
 use common::{A000170, BIN, json_of, run_with_timeout};
-use hysolve::engine::simd::{self, Level};
+use hysolve::advanced::simd::{self, Level};
 use std::process::{Command, Output};
 use std::time::Duration;
 

@@ -9,15 +9,15 @@
 //! many past each later stage, and fails if a stage is never reached.
 //! Bounded: 10,000 inputs per target.
 
-use hysolve::cluster::Checkpoint;
-use hysolve::input::{MAX_INPUT_BYTES, read_text};
-use hysolve::problems::hitori::{Hitori, grid::Grid};
-use hysolve::problems::magic::lines::Lines;
-use hysolve::problems::magic::{Magic, square::Given};
-use hysolve::problems::pack::{Layout, Pack, figure::Figure, pieces::PieceSet};
-use hysolve::problems::xc::Xc;
-use hysolve::problems::xc::cursor::Engine;
-use hysolve::problems::xc::format::Instance;
+use hysolve::advanced::Checkpoint;
+use hysolve::advanced::input::{MAX_INPUT_BYTES, read_text};
+use hysolve_puzzles::hitori::{Hitori, grid::Grid};
+use hysolve_puzzles::magic::lines::Lines;
+use hysolve_puzzles::magic::{Magic, square::Given};
+use hysolve_puzzles::pack::{Layout, Pack, figure::Figure, pieces::PieceSet};
+use hysolve_puzzles::xc::Xc;
+use hysolve_puzzles::xc::cursor::Engine;
+use hysolve_puzzles::xc::format::Instance;
 use hysolve_cli::doors::formats;
 use hysolve_cli::view;
 use proptest::prelude::*;
@@ -424,8 +424,8 @@ fn checkpoints() {
     let identity = Checkpoint::identity("queens", "12", "count", "abc");
     let valid = Checkpoint {
         remaining: vec![
-            hysolve::engine::Prefix::root().join(&[1, 2]),
-            hysolve::engine::Prefix::root().join(&[3, 4]),
+            hysolve::advanced::Prefix::root().join(&[1, 2]),
+            hysolve::advanced::Prefix::root().join(&[3, 4]),
         ],
         units: 40,
         nodes: 123,

@@ -21,7 +21,7 @@ use std::path::Path;
 
 /// The format tag, checked on load. Format 2 identifies a run by its
 /// puzzle's declared arguments (format 1 hashed a debug string).
-pub const FORMAT: &str = "hysolve-checkpoint-2";
+pub(crate) const FORMAT: &str = "hysolve-checkpoint-2";
 /// The largest checkpoint file read (units are short prefixes).
 const MAX_BYTES: u64 = 1 << 30;
 

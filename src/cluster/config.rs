@@ -19,12 +19,12 @@ const MAX_INITIAL_PREFIXES: usize = 32_768;
 /// The ramp-up's effort when nothing else is said: about 20 ms of a
 /// heuristic on each of rank 0's threads (the clique's local search meets
 /// gen400_p0.9_75's optimum in about a twentieth of it).
-pub const DEFAULT_RAMP_UP: u64 = 20_000_000;
+pub(crate) const DEFAULT_RAMP_UP: u64 = 20_000_000;
 
 /// The race's effort when nothing else is said: the heuristic beside the
 /// exact search spends at most this much (a few seconds of a core, at an
 /// eighth of one: `engine/race.rs`), and stops when the search ends.
-pub const DEFAULT_RACE: u64 = 2_000_000_000;
+pub(crate) const DEFAULT_RACE: u64 = 2_000_000_000;
 
 /// Direct steals a rank makes by default before it asks its master
 /// ([`RunConfig::direct_steals`]): two ranks of its group at random. A
@@ -383,7 +383,7 @@ impl RunConfig {
     ///
     /// ```
     /// use hysolve::{Mode, RunConfig, Solutions};
-    /// use hysolve::cluster::ConfigError;
+    /// use hysolve::ConfigError;
     ///
     /// let count = RunConfig::new(Mode::Count);
     /// assert!(count.validate(&Solutions::Discard).is_ok());

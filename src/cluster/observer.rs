@@ -22,7 +22,7 @@ pub struct Progress {
 /// Watches a run. Every method has an empty default.
 ///
 /// ```
-/// use hysolve::cluster::{Observer, Progress};
+/// use hysolve::{Observer, advanced::Progress};
 /// use std::sync::atomic::{AtomicU64, Ordering};
 ///
 /// /// Remembers the furthest the run got.

@@ -43,7 +43,7 @@ impl SolutionSink for Vec<u8> {
 /// Solutions handed to a closure, as text.
 ///
 /// ```
-/// use hysolve::cluster::{Callback, SolutionSink};
+/// use hysolve::{Callback, SolutionSink};
 ///
 /// let mut seen = Vec::new();
 /// let mut sink = Callback(|text: &str| seen.push(text.to_owned()));
@@ -88,7 +88,7 @@ enum Target {
 pub use crate::output::FileError;
 
 /// `NAME.partial` beside `path`.
-pub fn partial_path(path: &Path) -> PathBuf {
+pub(crate) fn partial_path(path: &Path) -> PathBuf {
     crate::output::beside(path, ".partial")
 }
 
@@ -207,8 +207,8 @@ impl SolutionSink for FileSink {
 /// end (they are also in [`Outcome::found`](super::Outcome::found)).
 ///
 /// ```
-/// use hysolve::cluster::Callback;
-/// use hysolve::problems::queens::Queens;
+/// use hysolve::Callback;
+/// use hysolve_puzzles::queens::Queens;
 /// use hysolve::{Mode, RunConfig, Solutions, run};
 /// use std::sync::Arc;
 ///

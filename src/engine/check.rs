@@ -114,7 +114,7 @@ pub struct Checked {
 /// it saves: scratch space that `save` does not see is not checked.
 ///
 /// ```
-/// use hysolve::engine::{check, Tree};
+/// use hysolve::{check, Tree};
 ///
 /// /// Subsets of {0, ..., 9} as rising lists.
 /// struct Subsets;

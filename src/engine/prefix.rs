@@ -59,8 +59,9 @@ impl Prefix {
 /// of ranks disagreeing about the instance.
 ///
 /// ```
-/// use hysolve::engine::{Mode, Prefix, Problem, replay};
-/// use hysolve::problems::queens::Queens;
+/// use hysolve::{Mode, Problem};
+/// use hysolve::advanced::{Prefix, replay};
+/// use hysolve_puzzles::queens::Queens;
 ///
 /// let q = Queens::new(8, false).unwrap();
 /// // The root's third move, then that node's first: the same node on

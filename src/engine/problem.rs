@@ -264,7 +264,7 @@ pub trait Problem: Send + Sync + 'static {
 }
 
 /// The name of type `T` without its path (`Queens` for
-/// `hysolve::problems::queens::Queens`, `Grid<3>` for a generic one).
+/// `hysolve_puzzles::queens::Queens`, `Grid<3>` for a generic one).
 fn short_type_name<T: ?Sized>() -> &'static str {
     let full = std::any::type_name::<T>();
     let plain = full.split('<').next().unwrap_or(full);
@@ -302,7 +302,7 @@ fn short_type_name<T: ?Sized>() -> &'static str {
 ///     fn render(&self, s: &(u32, u64), out: &mut String) { out.push_str(&s.1.to_string()) }
 /// }
 ///
-/// assert_eq!(hysolve::engine::check(&Strings(6)).unwrap().solutions, 64);
+/// assert_eq!(hysolve::check(&Strings(6)).unwrap().solutions, 64);
 /// assert_eq!(Strings(6).name(), "Strings");
 /// ```
 #[macro_export]
@@ -331,16 +331,16 @@ macro_rules! path_moves {
         fn next_move(
             &self,
             state: &Self::State,
-            moves: &mut $crate::engine::PathCursor,
-        ) -> Option<$crate::engine::PathMove> {
+            moves: &mut $crate::advanced::PathCursor,
+        ) -> Option<$crate::advanced::PathMove> {
             state.$field.next_move(moves)
         }
         #[inline]
-        fn apply(&self, state: &mut Self::State, m: &$crate::engine::PathMove) {
+        fn apply(&self, state: &mut Self::State, m: &$crate::advanced::PathMove) {
             state.$field.apply(m)
         }
         #[inline]
-        fn undo(&self, state: &mut Self::State, m: &$crate::engine::PathMove) {
+        fn undo(&self, state: &mut Self::State, m: &$crate::advanced::PathMove) {
             state.$field.undo(m)
         }
     };

@@ -5,8 +5,9 @@ use super::progress::Bar;
 use super::{CliError, Global, report, signals};
 use crate::door::Entry;
 use clap::ArgMatches;
-use hysolve::cluster::{self, Checkpoint, CheckpointPlan, Outcome, RunConfig, RunError, Solutions};
-use hysolve::engine::Mode;
+use hysolve::advanced::{self, Checkpoint, CheckpointPlan};
+use hysolve::{Outcome, RunConfig, RunError, Solutions};
+use hysolve::Mode;
 use std::io::{IsTerminal, Write};
 use std::sync::Arc;
 use std::time::Instant;
@@ -86,7 +87,7 @@ pub(super) fn solve(puzzle: &dyn Entry, args: &ArgMatches, g: &Global) -> Result
     };
     // OpenMPI hands rank 0 a pseudo-terminal for stdout even when mpirun's
     // own stdout is a file, so under MPI the picture is never drawn.
-    if std::io::stdout().is_terminal() && !cluster::launched_by_mpi() {
+    if std::io::stdout().is_terminal() && !advanced::launched_by_mpi() {
         for text in &mut outcome.found {
             if let Some(picture) = job.pretty(text) {
                 *text = picture;
@@ -136,7 +137,7 @@ fn default_threads() -> usize {
         return n.max(1);
     }
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-    (cores / cluster::local_ranks().max(1)).max(1)
+    (cores / advanced::local_ranks().max(1)).max(1)
 }
 
 /// A digest of what is solved: the puzzle's name, its arguments as it
@@ -215,7 +216,7 @@ fn print_outcome(
 ) -> Result<(), CliError> {
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
-    let io = |source| cluster::FileError {
+    let io = |source| advanced::FileError {
         path: "<stdout>".into(),
         source,
     };

@@ -215,8 +215,8 @@ pub enum SimError {
 /// virtual clock.
 ///
 /// ```
-/// use hysolve::cluster::sim::{SimConfig, simulate};
-/// use hysolve::problems::queens::Queens;
+/// use hysolve::advanced::sim::{SimConfig, simulate};
+/// use hysolve_puzzles::queens::Queens;
 /// use std::sync::Arc;
 ///
 /// let q = Arc::new(Queens::new(8, false).unwrap());

@@ -13,8 +13,8 @@
 
 use clap::Parser;
 use hysolve::Problem;
-use hysolve::engine::Mode;
-use hysolve::problems::clique::{Clique, dimacs};
+use hysolve::Mode;
+use hysolve_puzzles::clique::{Clique, dimacs};
 use rand::{RngExt, SeedableRng};
 use rand_xorshift::XorShiftRng;
 use std::path::PathBuf;
