@@ -66,6 +66,8 @@ lint: deps
 	$(CARGO) fmt --all -- --check
 	RUSTDOCFLAGS="-D warnings" $(CARGO) doc $(TESTING) --workspace --no-deps
 	# The library could be published as it is: its package builds alone.
+	# (hysolve-puzzles depends on it by version, so it packages once
+	# hysolve is on a registry.)
 	$(ONE_OFF) $(CARGO) package -p hysolve --allow-dirty --quiet --target-dir $(ONE_OFF_DIR)
 	shellcheck pbs/*.sh tests/scheduler/* tests/verify.sh .ci/deps.sh .ci/run tools/peers/*
 
@@ -147,13 +149,14 @@ test: lint no-mpi aarch64
 # make test's).
 # Every command on the whole workspace, so that each builds with the
 # features `make test` built with (`-p` alone would rebuild the library).
-# The library's integration tests are modules of one binary (tests/suite.rs):
-# a filter picks files.
+# The library's integration tests are modules of one binary (tests/suite.rs),
+# and the puzzles' alike (puzzles/tests/suite.rs): a filter picks files in
+# both.
 check:
 	$(CARGO) fmt --all -- --check
 	$(CARGO) build $(TESTING)
 	$(CARGO) test $(TESTING) --lib --bin hysolve-sweep --test bench --test fuzz
-	$(CARGO) test $(TESTING) --test suite -- layers:: engine:: check:: conformance:: \
+	$(CARGO) test $(TESTING) --test suite -- layers:: surface:: engine:: check:: conformance:: \
 	  magic:: xc:: simd:: uts:: clique:: --skip independent::
 	$(CARGO) test $(TESTING) --doc
 	$(MAKE) lint-clippy

@@ -16,22 +16,12 @@ use proptest::prelude::*;
 use std::collections::HashSet;
 use std::sync::Arc;
 
-/// A piece set or figure as the command line takes it: a built-in name,
-/// or a file, whose path is the workspace root's (the tests of this
-/// package run in `puzzles/`).
-fn at_root(spec: &str) -> String {
-    match spec.contains('/') {
-        true => crate::common::root().join(spec).to_string_lossy().into_owned(),
-        false => spec.to_string(),
-    }
-}
-
 fn layout(pieces: &str, figure: &str) -> Layout {
-    let set = PieceSet::load(&at_root(pieces)).unwrap();
+    let set = PieceSet::load(&crate::common::at_root(pieces)).unwrap();
     let fig = if figure.contains('x') && figure.chars().all(|c| c.is_ascii_digit() || c == 'x') {
         Figure::parse_box(figure).unwrap()
     } else {
-        Figure::load(&at_root(figure)).unwrap()
+        Figure::load(&crate::common::at_root(figure)).unwrap()
     };
     Layout::new(set, fig).unwrap()
 }
@@ -293,7 +283,7 @@ impl WithPack for Counted {
 /// `pieces` on `figure`: every packing and the packings up to symmetry
 /// (counted when `count`), the number of symmetries, and the layout.
 fn counted(pieces: &str, figure: Figure, count: bool) -> (u64, u64, usize, Layout) {
-    let l = Layout::new(PieceSet::load(&at_root(pieces)).unwrap(), figure).unwrap();
+    let l = Layout::new(PieceSet::load(&crate::common::at_root(pieces)).unwrap(), figure).unwrap();
     let (all, _) = l.clone().search(false, Counted(count)).unwrap();
     let (distinct, symmetries) = l.clone().search(true, Counted(count)).unwrap();
     (all, distinct, symmetries, l)
@@ -327,7 +317,7 @@ const DEAR: [(&str, &str); 5] = [
 
 fn figure_of(spec: &str) -> Figure {
     Figure::parse_box(spec)
-        .or_else(|_| Figure::load(&at_root(spec)).map_err(|e| e.to_string()))
+        .or_else(|_| Figure::load(&crate::common::at_root(spec)).map_err(|e| e.to_string()))
         .unwrap()
 }
 

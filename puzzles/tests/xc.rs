@@ -105,11 +105,11 @@ fn queens_and_langford_counts_in_every_configuration_on_both_structures() {
 }
 
 fn layout(pieces: &str, board: &str) -> Layout {
-    let set = PieceSet::load(pieces).unwrap();
+    let set = PieceSet::load(&crate::common::at_root(pieces)).unwrap();
     let figure = if board.chars().all(|c| c.is_ascii_digit() || c == 'x') {
         Figure::parse_box(board).unwrap()
     } else {
-        Figure::load(board).unwrap()
+        Figure::load(&crate::common::at_root(board)).unwrap()
     };
     Layout::new(set, figure).unwrap()
 }
@@ -312,7 +312,7 @@ proptest! {
 
 #[test]
 fn shipped_examples_are_what_the_generators_write() {
-    let read = |f: &str| std::fs::read_to_string(f).unwrap();
+    let read = |f: &str| std::fs::read_to_string(crate::common::root().join(f)).unwrap();
     assert_eq!(read("examples/xc/langford-12.xc"), langford(12));
     assert_eq!(read("examples/xc/queens-13.xc"), queens(13));
     assert_eq!(read("examples/xc/sudoku.xc"), sudoku(&SUDOKU));

@@ -149,6 +149,16 @@ pub fn root() -> PathBuf {
     }
 }
 
+/// A piece set or figure as the command line takes it, for a search built
+/// in the test: a built-in name as it is, a file (a path with a `/`) from
+/// the workspace's root (the puzzles' tests run in `puzzles/`).
+pub fn at_root(spec: &str) -> String {
+    match spec.contains('/') {
+        true => root().join(spec).to_string_lossy().into_owned(),
+        false => spec.to_string(),
+    }
+}
+
 /// `hysolve ARGS` as one plain process, in the workspace's root.
 pub fn hysolve(args: &[&str]) -> Output {
     let mut cmd = Command::new(&*BIN);

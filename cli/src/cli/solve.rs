@@ -19,9 +19,15 @@ pub(super) fn solve(puzzle: &dyn Entry, args: &ArgMatches, g: &Global) -> Result
         None => puzzle.default_mode(args)?,
     };
     if mode == Mode::Optimise && !puzzle.optimises() {
+        let with: Vec<&str> = crate::doors::PUZZLES
+            .iter()
+            .filter(|p| p.optimises())
+            .map(|p| p.name())
+            .collect();
         return Err(CliError::Usage(format!(
-            "{}: --mode optimise needs an objective, and this puzzle has none (clique has one)",
-            puzzle.name()
+            "{}: --mode optimise needs an objective, and this puzzle has none (those with one: {})",
+            puzzle.name(),
+            with.join(", ")
         )));
     }
     if g.search.anomaly {
