@@ -96,26 +96,25 @@ pub use engine::{Checked, Mode, Problem, Property, Tree, Violation, check};
 /// output helpers and (feature `sim`) the simulator. Not needed to write
 /// and run a search; it may change between versions.
 pub mod advanced {
+    pub use crate::cluster::{
+        Checkpoint, CheckpointPlan, DEFAULT_PREFIXES_PER_WORKER, FileError, MAX_THREADS,
+        RoundTrips, TripSummary, is_rank_zero, launched_by_mpi, local_ranks, run_threaded,
+    };
     #[cfg(feature = "sim")]
     pub use crate::cluster::{master_bench, sim};
-    pub use crate::cluster::{
-        Checkpoint, CheckpointError, CheckpointPlan, DEFAULT_DIRECT_STEALS,
-        DEFAULT_PREFIXES_PER_WORKER, FileError, FileSink, Improvement, MAX_THREADS, MasterStats,
-        ONE_GROUP_UP_TO, RankReport, RoundTrips, TripSummary, is_rank_zero, launched_by_mpi,
-        local_ranks, run_threaded,
-    };
     pub use crate::engine::{
-        CHECK_NODES, Count, Path, PathCursor, PathMove, Prefix, RACE_SLICE, RampUp, SubtreeCount,
-        Tally, Uniqueness, WorkerStats, check_up_to, count_by_moves, optimum, optimum_from, race,
-        ramp_up, replay, sequential, simd,
+        Count, Path, PathCursor, PathMove, Prefix, SubtreeCount, Uniqueness, check_up_to,
+        count_by_moves, optimum, optimum_from, ramp_up, replay, sequential, simd,
     };
     /// Reading input files, with errors located at `file:line:col`.
     pub mod input {
-        pub use crate::input::*;
+        pub use crate::input::{
+            BlockError, InputError, MAX_INPUT_BYTES, read_bytes, read_text, text_from_bytes, words,
+        };
     }
     /// Writing files atomically.
     pub mod output {
-        pub use crate::output::*;
+        pub use crate::output::{replace, write_atomically};
     }
 }
 

@@ -4,10 +4,10 @@
 use crate::common;
 
 use common::{A000170, CONFIGS, blocks};
-use hysolve::{Outcome, RunConfig};
 use hysolve::advanced::run_threaded;
-use hysolve::{Mode, Problem};
 use hysolve::advanced::sequential;
+use hysolve::{Mode, Problem};
+use hysolve::{Outcome, RunConfig};
 use hysolve_puzzles::queens::{self, Queens};
 use hysolve_puzzles::synthetic::Synthetic;
 use std::collections::HashSet;

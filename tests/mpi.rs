@@ -421,11 +421,7 @@ fn published_trees_over_mpi() {
         ("T3", 4_112_897, 3_599_034, 1_572),
     ] {
         for (ranks, threads) in [(2, 1), (3, 2)] {
-            let v = json_of(&mpirun(
-                ranks,
-                threads,
-                &["--json", "uts", "--tree", name],
-            ));
+            let v = json_of(&mpirun(ranks, threads, &["--json", "uts", "--tree", name]));
             assert_eq!(v["nodes"], nodes, "{name} on {ranks}x{threads}");
             assert_eq!(v["solutions"], leaves, "{name} on {ranks}x{threads}");
             assert_eq!(v["depth"], depth, "{name} on {ranks}x{threads}");

@@ -4,9 +4,9 @@
 
 use crate::common;
 
-use hysolve::advanced::sim::{SimConfig, SimError, SimReport, simulate};
 use hysolve::Mode;
 use hysolve::advanced::sequential;
+use hysolve::advanced::sim::{SimConfig, SimError, SimReport, simulate};
 use hysolve_puzzles::queens::Queens;
 use hysolve_puzzles::uts::Uts;
 use hysolve_puzzles::uts::params::Params;

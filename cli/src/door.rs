@@ -1,5 +1,5 @@
 //! The front door: what the command line knows about one puzzle. A puzzle
-//! is a search in `hysolve::problems`, a type here implementing [`Puzzle`]
+//! is a search in `hysolve_puzzles`, a type here implementing [`Puzzle`]
 //! (its file in `doors/`), and one line in the list of registered puzzles
 //! ([`PUZZLES`](crate::doors::PUZZLES)). From that line the command line
 //! gets its subcommand, the checkpoint its identity and the viewer its
@@ -9,8 +9,8 @@ use crate::view::Format;
 use clap::{ArgMatches, FromArgMatches};
 #[cfg(feature = "sim")]
 use hysolve::advanced::sim::{self, SimConfig, SimError, SimReport};
-use hysolve::{Outcome, RunConfig, RunError, Solutions};
 use hysolve::{Mode, Problem};
+use hysolve::{Outcome, RunConfig, RunError, Solutions};
 use hysolve_puzzles::PuzzleError;
 use std::marker::PhantomData;
 use std::path::PathBuf;

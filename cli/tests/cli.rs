@@ -648,7 +648,7 @@ fn byte_order_mark_and_crlf_are_read() {
     assert!(summary(&["--mode", "count", "hitori", &grid]).contains(": 1 solution ("));
     let square = windows("square.txt", "examples/magic/seed_4x4_br15.txt");
     assert!(summary(&["magic", &square]).contains(": 400 solutions"));
-    let pieces = windows("set.pieces", "src/problems/pack/sets/soma.pieces");
+    let pieces = windows("set.pieces", "puzzles/src/pack/sets/soma.pieces");
     let cube = write_temp(&dir, "cube.txt", &["###\n###\n###\n"; 3].join("\n"));
     let figure = windows("cube.fig", &cube);
     assert!(

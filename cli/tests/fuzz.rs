@@ -11,6 +11,8 @@
 
 use hysolve::advanced::Checkpoint;
 use hysolve::advanced::input::{MAX_INPUT_BYTES, read_text};
+use hysolve_cli::doors::formats;
+use hysolve_cli::view;
 use hysolve_puzzles::hitori::{Hitori, grid::Grid};
 use hysolve_puzzles::magic::lines::Lines;
 use hysolve_puzzles::magic::{Magic, square::Given};
@@ -18,8 +20,6 @@ use hysolve_puzzles::pack::{Layout, Pack, figure::Figure, pieces::PieceSet};
 use hysolve_puzzles::xc::Xc;
 use hysolve_puzzles::xc::cursor::Engine;
 use hysolve_puzzles::xc::format::Instance;
-use hysolve_cli::doors::formats;
-use hysolve_cli::view;
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestRunner};
 use std::cell::Cell;
@@ -340,8 +340,8 @@ fn piece_sets_and_figures() {
     let file = scratch(&dir, "fuzz.txt");
     let pieces = seeds(
         &[
-            "src/problems/pack/sets/pentominoes.pieces",
-            "src/problems/pack/sets/soma.pieces",
+            "puzzles/src/pack/sets/pentominoes.pieces",
+            "puzzles/src/pack/sets/soma.pieces",
             "examples/packing/tetrominoes.pieces",
         ],
         "#.ABCxyz \n-:|0123456789",

@@ -3,10 +3,10 @@
 //! (`at_least`), checkpoints that carry the incumbent, and how far a
 //! parallel run's tree strays from the sequential one (anomalies).
 
-use hysolve::RunConfig;
-use hysolve::advanced::{Checkpoint, CheckpointPlan, run_threaded};
 use hysolve::Mode;
+use hysolve::RunConfig;
 use hysolve::advanced::optimum;
+use hysolve::advanced::{Checkpoint, CheckpointPlan, run_threaded};
 use hysolve_puzzles::clique::{Clique, Graph, families, parse_solution};
 use std::sync::Arc;
 use std::time::Duration;

@@ -6,8 +6,8 @@
 use crate::common;
 
 use common::queens_xc;
-use hysolve::{Checked, Mode, Problem, check};
 use hysolve::advanced::{check_up_to, sequential};
+use hysolve::{Checked, Mode, Problem, check};
 use hysolve_puzzles::clique::{Clique, Graph, dimacs, families};
 use hysolve_puzzles::hitori::Hitori;
 use hysolve_puzzles::magic::Magic;

@@ -167,9 +167,7 @@ fn empty_five_by_five_by_lines() {
         assert_eq!(o.found.len(), 1);
         verify(&empty, &parse_square(&o.found[0], 5).unwrap()).unwrap();
     }
-    let config = hysolve::RunConfig::new(Mode::All)
-        .threads(2)
-        .limit(2000);
+    let config = hysolve::RunConfig::new(Mode::All).threads(2).limit(2000);
     let mut sink = Vec::new();
     let o = hysolve::advanced::run_threaded(distinct, &config, 2, &mut sink).unwrap();
     assert_eq!(o.written, 2000);

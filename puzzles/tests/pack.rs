@@ -283,7 +283,11 @@ impl WithPack for Counted {
 /// `pieces` on `figure`: every packing and the packings up to symmetry
 /// (counted when `count`), the number of symmetries, and the layout.
 fn counted(pieces: &str, figure: Figure, count: bool) -> (u64, u64, usize, Layout) {
-    let l = Layout::new(PieceSet::load(&crate::common::at_root(pieces)).unwrap(), figure).unwrap();
+    let l = Layout::new(
+        PieceSet::load(&crate::common::at_root(pieces)).unwrap(),
+        figure,
+    )
+    .unwrap();
     let (all, _) = l.clone().search(false, Counted(count)).unwrap();
     let (distinct, symmetries) = l.clone().search(true, Counted(count)).unwrap();
     (all, distinct, symmetries, l)

@@ -138,7 +138,7 @@ fn exported_packings_count_as_the_packing_solver() {
         }
     }
     // IQ Fit, once: 371,020 tilings of the 11x5 board.
-    let text = export_xc(&layout("src/problems/pack/sets/iqfit-11x5.pieces", "11x5")).unwrap();
+    let text = export_xc(&layout("puzzles/src/pack/sets/iqfit-11x5.pieces", "11x5")).unwrap();
     let o = run(&xc(&text, Engine::Auto), Mode::Count, 2, 1).0;
     assert_eq!(o.solutions, 371_020);
 }

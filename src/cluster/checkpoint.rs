@@ -66,7 +66,7 @@ pub struct Checkpoint {
 
 impl Checkpoint {
     /// What the complete units and the expansion counted.
-    pub fn count(&self) -> Count {
+    pub(crate) fn count(&self) -> Count {
         Count {
             nodes: self.nodes,
             solutions: self.solutions,
@@ -136,7 +136,7 @@ impl Checkpoint {
     }
 
     /// What a resume must match: "queens 16 (count mode, fingerprint ...)".
-    pub fn describe(&self) -> String {
+    pub(crate) fn describe(&self) -> String {
         format!(
             "{} {} ({} mode, input digest {})",
             self.problem, self.instance, self.mode, self.fingerprint

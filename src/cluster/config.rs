@@ -31,31 +31,32 @@ pub(crate) const DEFAULT_RACE: u64 = 2_000_000_000;
 /// steal then needs neither the master nor, when the victim has tasks
 /// queued, its workers' attention beyond a poll (`cluster/README.md`,
 /// "Noticing a message").
-pub const DEFAULT_DIRECT_STEALS: u32 = 2;
+pub(crate) const DEFAULT_DIRECT_STEALS: u32 = 2;
 
 /// How a run is set up; the same on every rank. Start from
 /// [`RunConfig::new`] (or [`Default`], count mode) and change what you need:
 ///
 /// ```
-/// use hysolve::{Mode, RunConfig};
+/// use hysolve::{ConfigError, Mode, RunConfig, Solutions};
 ///
 /// let config = RunConfig::new(Mode::All).threads(4).limit(10);
-/// assert_eq!(config.threads, 4);
-/// assert_eq!(config.stop_after(), Some(10));
-/// assert_eq!(RunConfig::default().mode, Mode::Count);
+/// assert_eq!(config.validate(&Solutions::Discard), Ok(()));
+/// // Count mode (the default) counts every solution: no limit.
+/// let count = RunConfig::default().limit(10);
+/// assert_eq!(count.validate(&Solutions::Discard), Err(ConfigError::LimitInCount));
 /// ```
 #[derive(Clone)]
 #[non_exhaustive]
 pub struct RunConfig {
     /// What the search looks for.
-    pub mode: Mode,
+    pub(crate) mode: Mode,
     /// Worker threads per rank [default: the cores this process may use].
-    pub threads: usize,
+    pub(crate) threads: usize,
     /// Initial prefixes the master aims for, per worker of a one-thread
     /// rank [default: [`DEFAULT_PREFIXES_PER_WORKER`]]; a rank of `T`
     /// threads counts as `ceil(sqrt(T))` workers, and the master aims for
     /// at most 32,768 (see [`RunConfig::initial_prefixes`]).
-    pub prefixes_per_worker: usize,
+    pub(crate) prefixes_per_worker: usize,
     /// How many of a rank's workers must be idle, with nothing to steal,
     /// before the rank tells the master it would take more work while it
     /// still holds some (`Hungry`); 0: a rank asks only once it runs dry.
@@ -80,7 +81,7 @@ pub struct RunConfig {
     pub direct_steals: Option<u32>,
     /// When the input was parsed: `wall_s` counts from here [default: when
     /// the configuration was made].
-    pub started: Instant,
+    pub(crate) started: Instant,
     /// Stop after this many solutions (modes that send solutions: all,
     /// first, unique); `None`: as the mode says.
     pub limit: Option<u64>,
@@ -108,7 +109,7 @@ pub struct RunConfig {
     /// [`RunError::Interrupted`](super::RunError::Interrupted).
     pub interrupt: Option<Arc<AtomicBool>>,
     /// Told of the run's progress, on rank 0 only (a progress bar, a log).
-    pub observer: Option<Arc<dyn Observer>>,
+    pub(crate) observer: Option<Arc<dyn Observer>>,
 }
 
 /// The most worker threads a rank may have.
@@ -255,7 +256,7 @@ impl RunConfig {
     /// The direct steals a rank makes before it asks its master:
     /// [`RunConfig::direct_steals`], or by default
     /// [`DEFAULT_DIRECT_STEALS`] without checkpoints and none with them.
-    pub fn steal_tries(&self) -> u32 {
+    pub(crate) fn steal_tries(&self) -> u32 {
         let default = if self.checkpoint.is_some() {
             0
         } else {
@@ -287,7 +288,7 @@ impl RunConfig {
     /// 0.694 to 0.793 and T1XXL from 0.819 to 0.875; on 64 ranks of 16
     /// in one group, T3XXL fell from 0.644 to 0.590 (its master 79 %
     /// busy) while 5x5 magic squares rose from 0.814 to 0.837.
-    pub fn hunger_threshold(&self, grouped: bool) -> usize {
+    pub(crate) fn hunger_threshold(&self, grouped: bool) -> usize {
         match self.hunger {
             Some(n) => n,
             None if self.threads >= 4 && grouped => 1,
@@ -320,7 +321,7 @@ impl RunConfig {
     /// 0.911. On 256 ranks of 16 threads the aim stays 16,384 (47,914
     /// prefixes): half of it, 12,013 prefixes, gave 0.961 against 0.978
     /// (`bench-results/log/2026-11-to-12-groups.md`, "The initial prefixes of a large run").
-    pub fn initial_prefixes(&self, ranks: usize) -> usize {
+    pub(crate) fn initial_prefixes(&self, ranks: usize) -> usize {
         let threads = self.threads.max(1);
         let mut root = threads.isqrt();
         if root * root < threads {
@@ -430,7 +431,7 @@ impl RunConfig {
 
     /// How many solutions end the search: the mode's own limit and `limit`, whichever is smaller
     /// (in optimise mode, one when there is a target).
-    pub fn stop_after(&self) -> Option<u64> {
+    pub(crate) fn stop_after(&self) -> Option<u64> {
         if self.mode == Mode::Optimise {
             return self.at_least.map(|_| 1);
         }

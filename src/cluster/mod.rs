@@ -44,19 +44,17 @@ pub mod sim;
 pub(crate) mod sink;
 mod transport;
 
-pub use checkpoint::{Checkpoint, CheckpointError};
+pub use checkpoint::Checkpoint;
 pub use config::{
-    CheckpointPlan, ConfigError, DEFAULT_DIRECT_STEALS, DEFAULT_PREFIXES_PER_WORKER, MAX_THREADS,
-    RunConfig,
+    CheckpointPlan, ConfigError, DEFAULT_PREFIXES_PER_WORKER, MAX_THREADS, RunConfig,
 };
 pub use launcher::{is_rank_zero, launched_by_mpi, local_ranks};
-pub use layout::ONE_GROUP_UP_TO;
-pub use master::MasterStats;
+pub(crate) use master::MasterStats;
 pub use observer::{Observer, Progress};
-pub use outcome::{Improvement, Outcome, RunError};
-pub use protocol::RankReport;
+pub use outcome::{Outcome, RunError};
 pub use rank::trips::{RoundTrips, TripSummary};
-pub use sink::{Callback, FileError, FileSink, SolutionSink, Solutions};
+pub(crate) use sink::FileSink;
+pub use sink::{Callback, FileError, SolutionSink, Solutions};
 
 use crate::engine::{Mode, Problem};
 use sink::Discard;

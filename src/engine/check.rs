@@ -13,7 +13,7 @@ use std::fmt::{self, Debug};
 
 /// Nodes [`check`] walks at most (its node-by-node checks stop there, and
 /// the whole-tree checks are left out when the tree is larger).
-pub const CHECK_NODES: u64 = 1_000_000;
+pub(crate) const CHECK_NODES: u64 = 1_000_000;
 
 /// A property of a [`Problem`] the engine relies on.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -62,7 +62,7 @@ pub struct Violation {
     /// Where: the node's path of move indices from the root.
     pub at: Prefix,
     /// What was seen.
-    pub detail: String,
+    pub(crate) detail: String,
 }
 
 impl fmt::Display for Violation {

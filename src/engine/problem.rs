@@ -407,7 +407,7 @@ pub fn count_by_moves<P: Problem + ?Sized>(p: &P, state: &mut P::State) -> Subtr
 /// (`engine/README.md`, "A `Tree`'s frames").
 ///
 /// ```
-/// use hysolve::{Mode, RunConfig, Solutions, engine::Tree, run};
+/// use hysolve::{Mode, RunConfig, Solutions, Tree, run};
 ///
 /// /// The ways to climb `n` stairs by steps of 1 or 2: a node is the
 /// /// stairs climbed so far.
@@ -639,7 +639,7 @@ impl<N: Clone> Path<N> {
     /// The child that move `m` goes down to, before it is taken (for
     /// [`Problem::bound`]).
     #[inline]
-    pub fn child(&self, m: &PathMove) -> &N {
+    pub(crate) fn child(&self, m: &PathMove) -> &N {
         &self.lists[self.depth as usize + 1][m.child as usize]
     }
 

@@ -12,10 +12,10 @@ use super::walk::Searcher;
 /// A context for a plain sequential search: nobody else wants work; stops
 /// after `limit` solutions when the mode has one; collects solution texts.
 pub(super) struct Sequential {
-    pub limit: Option<u64>,
-    pub found: Vec<String>,
+    pub(crate) limit: Option<u64>,
+    pub(crate) found: Vec<String>,
     /// Optimisation: the best solution found, and its objective.
-    pub best: Option<(u64, String)>,
+    pub(crate) best: Option<(u64, String)>,
 }
 
 impl<N> Context<N> for Sequential {

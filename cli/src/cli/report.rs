@@ -2,8 +2,8 @@
 //! and the `--json` object.
 
 use crate::text::cpu_share;
-use hysolve::Outcome;
 use hysolve::Mode;
+use hysolve::Outcome;
 use hysolve::advanced::Uniqueness;
 use std::fmt::Write;
 

@@ -100,10 +100,8 @@ impl Puzzle for Door {
             ],
             numbers: Some(|path| {
                 let text = read_text(path, MAX_INPUT_BYTES)?;
-                let grid = hysolve_puzzles::hitori::grid::Grid::parse(
-                    &text,
-                    &path.display().to_string(),
-                )?;
+                let grid =
+                    hysolve_puzzles::hitori::grid::Grid::parse(&text, &path.display().to_string())?;
                 let values = grid.values.iter().map(|&v| u64::from(v)).collect();
                 Ok(Numbers {
                     rows: grid.rows,

@@ -416,10 +416,10 @@ pub fn open_grid(rows: usize, cols: usize, groups: usize, seed: u64) -> Result<G
 #[cfg(test)]
 mod tests {
     use super::*;
-    use hysolve::Mode;
-    use hysolve::advanced::sequential;
     use crate::hitori::Hitori;
     use crate::hitori::verify::verify;
+    use hysolve::Mode;
+    use hysolve::advanced::sequential;
 
     #[test]
     fn generated_puzzles_are_unique_and_reproducible() {

@@ -26,10 +26,10 @@ pub mod solution;
 pub(crate) mod solver;
 pub mod verify;
 
-use hysolve::{Mode, Problem};
-use hysolve::advanced::{self as engine, PathCursor, PathMove};
-use hysolve::advanced::input::{InputError, MAX_INPUT_BYTES, read_text};
 use grid::Grid;
+use hysolve::advanced::input::{InputError, MAX_INPUT_BYTES, read_text};
+use hysolve::advanced::{self as engine, PathCursor, PathMove};
+use hysolve::{Mode, Problem};
 use solver::{BLACK, Layout, Scratch, Shading, UNKNOWN, WHITE};
 use std::path::Path;
 

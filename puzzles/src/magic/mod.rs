@@ -23,10 +23,10 @@ pub mod solution;
 pub mod square;
 pub mod verify;
 
-use hysolve::{Mode, Problem};
+use crate::PuzzleError;
 use hysolve::advanced::SubtreeCount;
 use hysolve::advanced::input::read_text;
-use crate::PuzzleError;
+use hysolve::{Mode, Problem};
 use plan::{MAX_LINES, Plan, Step};
 use square::Given;
 use std::path::Path;

@@ -1,7 +1,7 @@
 //! The input: n rows of n integers, `-1` for an empty cell.
 
-use hysolve::advanced::input::{InputError, words};
 use crate::PuzzleError;
+use hysolve::advanced::input::{InputError, words};
 
 /// The largest order: numbers up to 256 fit the solver's bitset.
 pub const MAX_N: usize = 16;

@@ -237,8 +237,8 @@ impl<const W: usize> Pack<W> {
 #[cfg(test)]
 mod test {
     use super::super::test_pack;
-    use hysolve::{Mode, Problem};
     use hysolve::advanced::count_by_moves;
+    use hysolve::{Mode, Problem};
 
     /// Nodes and solutions of the subtree `state` stands on, by the
     /// walk's moves alone.
@@ -249,7 +249,10 @@ mod test {
 
     #[test]
     fn the_counters_walk_the_tree_the_moves_do() {
-        let solid = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/data/packing/solid-pentominoes.pieces");
+        let solid = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../tests/data/packing/solid-pentominoes.pieces"
+        );
         // (pieces, figure, distinct, mode, solutions): 3D (fewest.rs), and
         // 2D (the lowest empty cell), in every rule.
         let cases = [

@@ -9,8 +9,8 @@
 //! change nothing the search sees ([`Figure::cropped`] gives it the box of
 //! the cells), only how solutions are drawn (on the figure as written).
 
-use hysolve::advanced::input::{InputError, read_text};
 use crate::PuzzleError;
+use hysolve::advanced::input::{InputError, read_text};
 use std::path::Path;
 
 /// The most cells in the bounding box of a figure's cells (the solver's

@@ -130,7 +130,10 @@ mod tests {
         assert_eq!((l.figure.w, l.figure.h, l.figure.d), (6, 10, 1));
         assert_eq!((l.shown.w, l.shown.h), (10, 6));
         // Solid: the axes sorted by length.
-        let solid = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/data/packing/solid-pentominoes.pieces");
+        let solid = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../tests/data/packing/solid-pentominoes.pieces"
+        );
         let l = layout(solid, Figure::parse_box("10x3x2").unwrap()).unwrap();
         assert_eq!((l.figure.w, l.figure.h, l.figure.d), (2, 3, 10));
         assert_eq!(l.words(), 1);

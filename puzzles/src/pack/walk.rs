@@ -7,8 +7,8 @@
 //! nodes).
 
 use super::{Pack, Packing, bits};
-use hysolve::{Mode, Problem};
 use hysolve::advanced::SubtreeCount;
+use hysolve::{Mode, Problem};
 
 /// Which tree a walk takes, from the mode and `--distinct`: the problem
 /// learns it from the engine ([`Problem::state`]).
@@ -220,8 +220,8 @@ impl<const W: usize> Problem for Pack<W> {
 mod tests {
     use super::super::test_pack;
     use super::*;
-    use hysolve::check;
     use hysolve::advanced::sequential;
+    use hysolve::check;
 
     fn pentominoes(figure: &str, distinct: bool) -> Pack<1> {
         test_pack("pentominoes", figure, distinct)

@@ -27,10 +27,10 @@ mod walker;
 pub use solution::verify;
 pub use walker::Walker;
 
-use hysolve::{Mode, Problem};
-use hysolve::advanced::SubtreeCount;
 use crate::PuzzleError;
 use constrained::{LANES, Tally};
+use hysolve::advanced::SubtreeCount;
+use hysolve::{Mode, Problem};
 use symmetry::Class;
 
 /// The largest board: columns are bits of a `u32`.

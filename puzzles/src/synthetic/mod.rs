@@ -17,8 +17,8 @@
 //! solution then lies behind the dead subtrees of the levels above it in
 //! child order (the worst case for `first` mode).
 
-use hysolve::Tree;
 use crate::PuzzleError;
+use hysolve::Tree;
 use std::hint::black_box;
 
 /// Parameters of a synthetic tree (the command line's `synthetic`

@@ -19,10 +19,10 @@ pub mod format;
 pub(crate) mod links;
 pub mod verify;
 
-use hysolve::{Mode, Problem};
-use hysolve::advanced::SubtreeCount;
 use cursor::{Cursor, Engine, Template};
 use format::Instance;
+use hysolve::advanced::SubtreeCount;
+use hysolve::{Mode, Problem};
 use links::Links;
 use std::sync::Arc;
 

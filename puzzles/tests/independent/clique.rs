@@ -11,9 +11,9 @@
 //! edge list.
 
 use super::common;
+use hysolve::Mode;
 use hysolve::RunConfig;
 use hysolve::advanced::run_threaded;
-use hysolve::Mode;
 use std::collections::HashSet;
 use std::sync::Arc;
 
@@ -137,7 +137,9 @@ fn every_example_has_the_clique_number_its_readme_gives() {
         ("hamming8-4.col", 16, false),
         ("random-150-0.8-1.col", 23, false),
     ] {
-        let text = std::fs::read_to_string(crate::common::root().join(format!("examples/clique/{file}"))).unwrap();
+        let text =
+            std::fs::read_to_string(crate::common::root().join(format!("examples/clique/{file}")))
+                .unwrap();
         agrees_everywhere(file, &text, omega, here);
     }
 }

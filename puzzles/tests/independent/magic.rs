@@ -7,7 +7,6 @@
 //! numbers, summing to the constant), columns are chosen so that no number
 //! is used twice, and the diagonals are checked last.
 
-
 /// A set of numbers 1..=121: bit v for number v.
 type Set = u128;
 /// A column's numbers, top to bottom.

@@ -145,14 +145,14 @@ impl Tiler {
 
 #[test]
 fn iq_fit_board() {
-    let set = pieces("src/problems/pack/sets/iqfit-11x5.pieces");
+    let set = pieces("puzzles/src/pack/sets/iqfit-11x5.pieces");
     assert_eq!(set.len(), 12);
     assert_eq!(Tiler::new(&set, 5, 11).count(), (371_020, 92_755));
 }
 
 #[test]
 fn pentomino_rectangles() {
-    let set = pieces("src/problems/pack/sets/pentominoes.pieces");
+    let set = pieces("puzzles/src/pack/sets/pentominoes.pieces");
     assert_eq!(Tiler::new(&set, 6, 10).count(), (9356, 2339));
     assert_eq!(Tiler::new(&set, 3, 20).count(), (8, 2));
 }

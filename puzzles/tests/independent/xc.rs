@@ -191,9 +191,7 @@ impl<'a> Search<'a> {
 }
 
 fn count_file(file: &str) -> u64 {
-    let path = crate::common::root()
-        .join("examples/xc")
-        .join(file);
+    let path = crate::common::root().join("examples/xc").join(file);
     let text = std::fs::read_to_string(&path).unwrap();
     let x = read(file, &text);
     let mut s = Search::new(&x);
@@ -221,16 +219,13 @@ fn every_example_counts_as_its_readme_says() {
         assert_eq!(count_file(file), n, "{file}");
         eprintln!("{file}: {n} in {:.2} s", t.elapsed().as_secs_f64());
     }
-    let readme = std::fs::read_to_string(
-        crate::common::root().join("examples/xc/README.md"),
-    )
-    .unwrap();
-    let mut files: Vec<_> =
-        std::fs::read_dir(crate::common::root().join("examples/xc"))
-            .unwrap()
-            .map(|e| e.unwrap().file_name().into_string().unwrap())
-            .filter(|f| f.ends_with(".xc"))
-            .collect();
+    let readme =
+        std::fs::read_to_string(crate::common::root().join("examples/xc/README.md")).unwrap();
+    let mut files: Vec<_> = std::fs::read_dir(crate::common::root().join("examples/xc"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .filter(|f| f.ends_with(".xc"))
+        .collect();
     files.sort();
     for f in &files {
         assert!(

@@ -12,8 +12,8 @@
 //! fixed at K - 1 (the optimum, found at once, as `--at-least` shows).
 
 use clap::Parser;
-use hysolve::Problem;
 use hysolve::Mode;
+use hysolve::Problem;
 use hysolve_puzzles::clique::{Clique, dimacs};
 use rand::{RngExt, SeedableRng};
 use rand_xorshift::XorShiftRng;

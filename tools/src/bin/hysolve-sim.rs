@@ -5,9 +5,9 @@
 //! Takes every puzzle `hysolve` takes, with the same arguments.
 
 use clap::{Arg, ArgAction, ArgMatches, Command, value_parser};
+use hysolve::Mode;
 use hysolve::advanced::sim::{Costs, Network, SimConfig, SimReport};
 use hysolve::advanced::{Checkpoint, CheckpointPlan, DEFAULT_PREFIXES_PER_WORKER};
-use hysolve::Mode;
 use hysolve_cli::cli::fingerprint;
 use hysolve_cli::doors::{PUZZLES, find};
 use std::process::ExitCode;

@@ -33,10 +33,10 @@
 
 pub mod half;
 
-use hysolve::{Mode, Problem};
-use hysolve::advanced::{Path, PathCursor, PathMove, SubtreeCount};
 use crate::PuzzleError;
 use half::{Half, SIDE, SUM, TOP};
+use hysolve::advanced::{Path, PathCursor, PathMove, SubtreeCount};
+use hysolve::{Mode, Problem};
 
 use super::square::Given;
 
@@ -581,9 +581,9 @@ impl Problem for Lines {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::magic::verify::{parse_square, verify};
     use hysolve::Mode;
     use hysolve::advanced::sequential;
-    use crate::magic::verify::{parse_square, verify};
 
     /// The centre 7 and a main diagonal 3, 20, 7, 10, 25 (top-left 3 can
     /// be the smallest corner).
