@@ -97,8 +97,9 @@ pub use engine::{Checked, Mode, Problem, Property, Tree, Violation, check};
 /// and run a search; it may change between versions.
 pub mod advanced {
     pub use crate::cluster::{
-        Checkpoint, CheckpointPlan, DEFAULT_PREFIXES_PER_WORKER, FileError, MAX_THREADS,
-        RoundTrips, TripSummary, is_rank_zero, launched_by_mpi, local_ranks, run_threaded,
+        Checkpoint, CheckpointPlan, DEFAULT_PREFIXES_PER_WORKER, DEFAULT_RAMP_UP, FileError,
+        MAX_THREADS, RoundTrips, TripSummary, is_rank_zero, launched_by_mpi, local_ranks,
+        run_threaded,
     };
     #[cfg(feature = "sim")]
     pub use crate::cluster::{master_bench, sim};

@@ -54,8 +54,9 @@ pub(crate) fn open_special(path: &Path) -> Result<File, FileError> {
 }
 
 /// Writes `bytes` as the whole content of `path`, atomically: through
-/// `NAME.tmp` beside it, then [`commit`]. A [special](is_special) `path`
-/// is written in place.
+/// `NAME.tmp` beside it, synced, renamed over `path`, then the folder
+/// synced. A `path` that is neither a regular file nor a folder (a FIFO,
+/// a terminal, `/dev/null`) is written in place.
 pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), FileError> {
     if is_special(path) {
         let mut file = open_special(path)?;
@@ -80,8 +81,9 @@ pub(crate) fn commit(file: File, tmp: &Path, path: &Path) -> Result<(), FileErro
     sync_folder(path)
 }
 
-/// As [`commit`], for a file `tmp` written and closed by other code (a
-/// plotting library given its path).
+/// Puts `tmp` in place of `path` as [`write_atomically`] does (synced,
+/// renamed, the folder synced), for a file written and closed by other
+/// code (a plotting library given its path).
 pub fn replace(tmp: &Path, path: &Path) -> Result<(), FileError> {
     let file = File::open(tmp).map_err(FileError::at(tmp))?;
     commit(file, tmp, path)

@@ -267,19 +267,20 @@ fn interrupted_runs_resume_exactly_in_other_configurations() {
         let outcome = loop {
             let (ranks, threads) = CONFIGS[rng.random_range(0..CONFIGS.len())];
             let flag = Arc::new(AtomicBool::new(false));
-            let mut c = config(mode, threads, 4);
-            c.checkpoint = Some(Arc::new(CheckpointPlan {
-                path: path.clone(),
-                every: Duration::from_millis(rng.random_range(1..30)),
-                identity: identity.clone(),
-                resume: resume.take(),
-            }));
-            c.interrupt = Some(flag.clone());
-            if let Some(r) = &c.checkpoint.as_ref().unwrap().resume {
+            let resuming = resume.take();
+            if let Some(r) = &resuming {
                 // As the CLI does: the output cut back to what the
                 // checkpoint vouches for.
                 sink.truncate(r.out_bytes as usize);
             }
+            let c = config(mode, threads, 4)
+                .checkpoint(CheckpointPlan {
+                    path: path.clone(),
+                    every: Duration::from_millis(rng.random_range(1..30)),
+                    identity: identity.clone(),
+                    resume: resuming,
+                })
+                .interrupt(flag.clone());
             // Up to three interruptions at random moments of the run, then
             // one that runs to the end.
             let delay = Duration::from_millis(rng.random_range(0..span_ms));

@@ -14,7 +14,7 @@ use std::path::{Path, PathBuf};
 /// The most unrestricted `pub` lines the library may have: 777 before the
 /// puzzles left it and the surface was narrowed; lowered as it narrows
 /// (issue 77 aims at 250).
-const MAX_PUB_LINES: usize = 306;
+const MAX_PUB_LINES: usize = 298;
 
 fn files(dir: &Path, out: &mut Vec<PathBuf>) {
     for entry in std::fs::read_dir(dir).unwrap() {

@@ -28,7 +28,7 @@ const MAX_BYTES: u64 = 1 << 30;
 /// A run's progress, as written to its checkpoint file (JSON).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Checkpoint {
-    /// The file format's name and version ([`FORMAT`]).
+    /// The file format's name and version (`FORMAT`).
     pub format: String,
     /// What was being solved: problem name, instance, mode, and a digest of
     /// the problem's arguments and input files. A resume must match.

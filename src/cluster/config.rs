@@ -19,7 +19,7 @@ const MAX_INITIAL_PREFIXES: usize = 32_768;
 /// The ramp-up's effort when nothing else is said: about 20 ms of a
 /// heuristic on each of rank 0's threads (the clique's local search meets
 /// gen400_p0.9_75's optimum in about a twentieth of it).
-pub(crate) const DEFAULT_RAMP_UP: u64 = 20_000_000;
+pub const DEFAULT_RAMP_UP: u64 = 20_000_000;
 
 /// The race's effort when nothing else is said: the heuristic beside the
 /// exact search spends at most this much (a few seconds of a core, at an
@@ -61,7 +61,7 @@ pub struct RunConfig {
     /// before the rank tells the master it would take more work while it
     /// still holds some (`Hungry`); 0: a rank asks only once it runs dry.
     /// `None` (the default): [`RunConfig::hunger_threshold`]'s rule.
-    pub hunger: Option<usize>,
+    pub(crate) hunger: Option<usize>,
     /// Ranks per group of the extended star's second level: rank 0's
     /// master serves group masters, each of which serves the ranks of its
     /// group. `Some(0)`: one group, rank 0 serves every rank; `None` (the
@@ -70,7 +70,7 @@ pub struct RunConfig {
     /// 0, the root, has a group of its own: itself alone, or its node. A
     /// group is rounded up to whole nodes when the job script says how many
     /// ranks each node runs (`HYSOLVE_RANKS_PER_NODE`).
-    pub group_size: Option<usize>,
+    pub(crate) group_size: Option<usize>,
     /// Direct steals: how many ranks of its own group, picked at random,
     /// a rank whose pool runs dry or is hungry asks for work itself
     /// (`StealRequest`), one at a time, before it asks its master; 0:
@@ -78,36 +78,36 @@ pub struct RunConfig {
     /// `cluster/README.md`, "Direct steals"). `None` (the default):
     /// [`DEFAULT_DIRECT_STEALS`], or none with checkpoints, which cannot
     /// have them ([`RunConfig::steal_tries`]).
-    pub direct_steals: Option<u32>,
+    pub(crate) direct_steals: Option<u32>,
     /// When the input was parsed: `wall_s` counts from here [default: when
     /// the configuration was made].
     pub(crate) started: Instant,
     /// Stop after this many solutions (modes that send solutions: all,
     /// first, unique); `None`: as the mode says.
-    pub limit: Option<u64>,
+    pub(crate) limit: Option<u64>,
     /// Optimise mode: stop at the first solution whose objective reaches
     /// this (the decision variant of the optimisation); `None`: prove the
     /// optimum.
-    pub at_least: Option<u64>,
+    pub(crate) at_least: Option<u64>,
     /// Optimise mode: the effort of the ramp-up, the problem's heuristic
     /// raced on rank 0's threads before the exact search
     /// ([`Problem::heuristic`](crate::engine::Problem::heuristic), in its
     /// units of about a nanosecond); 0: none [default:
     /// [`DEFAULT_RAMP_UP`]].
-    pub ramp_up: u64,
+    pub(crate) ramp_up: u64,
     /// Optimise mode: the effort of the race, the problem's heuristic run
     /// on one more thread of rank 0 beside the exact search, at an eighth
     /// of a core, each improvement it finds an incumbent
     /// ([`race`](crate::engine::race)); 0, or a ramp-up of 0: none
     /// [default: [`DEFAULT_RACE`]].
-    pub race: u64,
+    pub(crate) race: u64,
     /// Checkpoints (count, all and optimise modes): where, how often, of what run,
     /// and the checkpoint this run resumes.
-    pub checkpoint: Option<Arc<CheckpointPlan>>,
+    pub(crate) checkpoint: Option<Arc<CheckpointPlan>>,
     /// Once set (on SIGTERM or SIGINT, say), the master stops every rank,
     /// writes a last checkpoint and the run ends with
     /// [`RunError::Interrupted`](super::RunError::Interrupted).
-    pub interrupt: Option<Arc<AtomicBool>>,
+    pub(crate) interrupt: Option<Arc<AtomicBool>>,
     /// Told of the run's progress, on rank 0 only (a progress bar, a log).
     pub(crate) observer: Option<Arc<dyn Observer>>,
 }

@@ -46,7 +46,8 @@ mod transport;
 
 pub use checkpoint::Checkpoint;
 pub use config::{
-    CheckpointPlan, ConfigError, DEFAULT_PREFIXES_PER_WORKER, MAX_THREADS, RunConfig,
+    CheckpointPlan, ConfigError, DEFAULT_PREFIXES_PER_WORKER, DEFAULT_RAMP_UP, MAX_THREADS,
+    RunConfig,
 };
 pub use launcher::{is_rank_zero, launched_by_mpi, local_ranks};
 pub(crate) use master::MasterStats;

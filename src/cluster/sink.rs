@@ -225,7 +225,7 @@ pub enum Solutions<'a> {
     /// Standard output, a blank line between solutions (`all` mode only;
     /// in the other modes the caller prints the outcome's).
     Stdout,
-    /// A file, written atomically (see [`FileSink`]); a resumed `all` run
+    /// A file, written atomically (see `FileSink`); a resumed `all` run
     /// continues its `.partial` file.
     File(PathBuf),
     /// Any sink: a closure through [`Callback`], a `Vec<u8>`, your own.

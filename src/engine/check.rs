@@ -96,7 +96,7 @@ pub struct Checked {
 }
 
 /// Checks what the engine relies on of `problem`, on up to
-/// [`CHECK_NODES`] nodes of its tree: call it from your tests on a small
+/// a million nodes of its tree: call it from your tests on a small
 /// instance (a few thousand to a million nodes), and it tells you which
 /// promise of [`Problem`] your implementation breaks, and where.
 ///

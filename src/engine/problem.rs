@@ -250,7 +250,7 @@ pub trait Problem: Send + Sync + 'static {
     /// solution becomes the first incumbent (`RunConfig::ramp_up`): the
     /// search then proves it optimal or beats it. Then the *race* calls it
     /// again and again beside the search, on one more thread, with the
-    /// next seeds and [`RACE_SLICE`](crate::engine::RACE_SLICE) effort a
+    /// next seeds and `RACE_SLICE` effort a
     /// call (`RunConfig::race`); a better solution it finds is an
     /// incumbent. `effort` bounds its work in the problem's own units
     /// (about a nanosecond each, so that one effort suits every problem),
