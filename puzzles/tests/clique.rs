@@ -3,10 +3,8 @@
 //! (`at_least`), checkpoints that carry the incumbent, and how far a
 //! parallel run's tree strays from the sequential one (anomalies).
 
-use hysolve::Mode;
-use hysolve::RunConfig;
-use hysolve::advanced::optimum;
-use hysolve::advanced::{Checkpoint, CheckpointPlan, run_threaded};
+use hysolve::advanced::{Checkpoint, CheckpointPlan, optimum, run_threaded};
+use hysolve::{Mode, Observer, RunConfig};
 use hysolve_puzzles::clique::{Clique, Graph, families, parse_solution};
 use std::sync::Arc;
 use std::time::Duration;
@@ -165,6 +163,15 @@ fn a_resumed_run_starts_from_the_checkpoints_incumbent() {
     assert!(graph.is_clique(&parse_solution(&o.found[0]).unwrap()));
 }
 
+/// Sets the run's interrupt flag when the search begins.
+struct InterruptOnStart(Arc<std::sync::atomic::AtomicBool>);
+
+impl Observer for InterruptOnStart {
+    fn started(&self, _: u64) {
+        self.0.store(true, std::sync::atomic::Ordering::SeqCst);
+    }
+}
+
 #[test]
 fn interrupted_runs_write_their_incumbent() {
     let graph = families::random(200, 0.85, 1).unwrap();
@@ -179,16 +186,14 @@ fn interrupted_runs_write_their_incumbent() {
         resume: None,
     };
     let flag = Arc::new(std::sync::atomic::AtomicBool::new(false));
+    // Interrupted as soon as the exact search begins: the ramp-up before
+    // it has found the incumbent that the checkpoint must hold.
     let config = RunConfig::new(Mode::Optimise)
         .threads(2)
         .checkpoint(plan)
-        .interrupt(flag.clone());
-    let stopper = std::thread::spawn(move || {
-        std::thread::sleep(Duration::from_millis(400));
-        flag.store(true, std::sync::atomic::Ordering::SeqCst);
-    });
+        .interrupt(flag.clone())
+        .observer(Arc::new(InterruptOnStart(flag)));
     let err = run_threaded(problem, &config, 2, &mut Vec::new()).unwrap_err();
-    stopper.join().unwrap();
     assert!(err.to_string().contains("checkpoint written to"), "{err}");
     let c: serde_json::Value = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
     let (value, text) = (
@@ -200,7 +205,7 @@ fn interrupted_runs_write_their_incumbent() {
     assert!(graph.is_clique(&clique));
 }
 
-/// The MaxSAT cut (`problems/clique/maxsat.rs`) changes the nodes, never
+/// The MaxSAT cut (`puzzles/src/clique/maxsat.rs`) changes the nodes, never
 /// the optimum: with and without it, on the families and on dense random
 /// graphs, in one worker and in two; and it cuts (keller4: 11,650 nodes
 /// without it on one worker).
