@@ -24,7 +24,7 @@ all: build
 # OpenMPI, libclang, shellcheck, Chromium, cliquer, with apt-get as root or
 # through sudo; one line naming what to install by hand where it cannot).
 # `deps-build` (make build, make run) asks only for OpenMPI and libclang.
-# DPKG_QUERY and LIBCLANG_DIRS exist for tests/deps.rs.
+# DPKG_QUERY and LIBCLANG_DIRS exist for cli/tests/deps.rs.
 DPKG_QUERY ?= dpkg-query
 LIBCLANG_DIRS ?= /usr/lib /usr/lib/* /usr/lib64 /usr/local/lib /usr/local/lib/* /usr/lib/llvm-*/lib /usr/local/llvm*/lib
 DEPS_SH = DPKG_QUERY="$(DPKG_QUERY)" LIBCLANG_DIRS="$(LIBCLANG_DIRS)" CARGO="$(CARGO)" $(SHELL) .ci/deps.sh
@@ -149,15 +149,15 @@ test: lint no-mpi aarch64
 # make test's).
 # Every command on the whole workspace, so that each builds with the
 # features `make test` built with (`-p` alone would rebuild the library).
-# The library's integration tests are modules of one binary (tests/suite.rs),
-# and the puzzles' alike (puzzles/tests/suite.rs): a filter picks files in
-# both.
+# The integration tests of the library, the puzzles and the command line
+# are each one binary (tests/suite.rs, puzzles/tests/suite.rs,
+# cli/tests/suite.rs), a module a file: a filter picks files in all three.
 check:
 	$(CARGO) fmt --all -- --check
 	$(CARGO) build $(TESTING)
-	$(CARGO) test $(TESTING) --lib --bin hysolve-sweep --test bench --test fuzz
+	$(CARGO) test $(TESTING) --lib --bin hysolve-sweep --test bench
 	$(CARGO) test $(TESTING) --test suite -- layers:: surface:: engine:: check:: conformance:: \
-	  magic:: xc:: simd:: uts:: clique:: --skip independent::
+	  magic:: xc:: simd:: uts:: clique:: fuzz:: --skip independent::
 	$(CARGO) test $(TESTING) --doc
 	$(MAKE) lint-clippy
 

@@ -318,7 +318,7 @@ fn hysolve_sim_refuses_bad_input_in_one_line() {
 /// and 9 to 15: rank 13). The rank is named, the checkpoint kept (the
 /// root's units, written in groups), and the resume exact. The simulator
 /// ends a run at any rank's death alike, a group's master's too, so one
-/// rank of the groups is enough; `tests/checkpoint.rs` kills a group's
+/// rank of the groups is enough; `cli/tests/checkpoint.rs` kills a group's
 /// master under real mpirun.
 #[test]
 fn a_rank_killed_at_30_percent_leaves_a_checkpoint_that_resumes_exactly() {

@@ -3,32 +3,22 @@
 //! one save minutes of `make test`. A file's tests are named after it:
 //! `cargo test --profile testing --test suite -- engine::` runs
 //! `tests/engine.rs` (`make test` builds with the `testing` profile). The
-//! puzzles' tests are their package's (`puzzles/tests/suite.rs`).
+//! puzzles' tests are their package's (`puzzles/tests/suite.rs`); those of
+//! the binary, the Makefile and the job scripts the command line's
+//! (`cli/tests/suite.rs`).
 
 mod common;
 
 #[path = "check.rs"]
 mod check;
-#[path = "checkpoint.rs"]
-mod checkpoint;
-#[path = "deps.rs"]
-mod deps;
 #[path = "engine.rs"]
 mod engine;
 #[path = "example.rs"]
 mod example;
-#[path = "groups.rs"]
-mod groups;
 #[path = "layers.rs"]
 mod layers;
-#[path = "mpi.rs"]
-mod mpi;
-#[path = "scripts.rs"]
-mod scripts;
 #[cfg(feature = "sim")]
 #[path = "sim.rs"]
 mod sim;
-#[path = "simd.rs"]
-mod simd;
 #[path = "surface.rs"]
 mod surface;

@@ -1,8 +1,7 @@
 //! The command-line contract: output, --json, --out, and one-line errors
 //! (paths relative to the workspace's root, where the runs start).
 
-#[path = "../../tests/common/mod.rs"]
-mod common;
+use crate::common;
 
 use common::{hysolve, json_of, read_solutions};
 use hysolve_puzzles::hitori::grid::Grid;

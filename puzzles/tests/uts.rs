@@ -1,7 +1,7 @@
 //! UTS, the Unbalanced Tree Search benchmark: the published node, leaf and
 //! depth counts of T1, T2 and T3 (Olivier et al., LCPC 2006; restated in
 //! `puzzles/src/uts/params.rs`) in every configuration, with ranks as
-//! threads (under mpirun: `tests/mpi.rs`), and one-line errors for bad
+//! threads (under mpirun: `cli/tests/mpi.rs`), and one-line errors for bad
 //! parameters.
 
 use crate::common;

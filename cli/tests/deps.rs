@@ -147,13 +147,8 @@ fn make() -> PathBuf {
 /// `make TARGET` in this checkout, quietly.
 fn make_target(target: &str) -> Command {
     let mut cmd = Command::new(make());
-    cmd.args([
-        "-s",
-        "--no-print-directory",
-        "-C",
-        env!("CARGO_MANIFEST_DIR"),
-        target,
-    ]);
+    cmd.args(["-s", "--no-print-directory", "-C"]);
+    cmd.arg(crate::common::root()).arg(target);
     cmd
 }
 

@@ -229,7 +229,8 @@ fn all_mode_over_ranks_writes_the_same_solutions() {
 
 #[test]
 fn hitori_over_mpi_counts_and_solves_in_every_configuration() {
-    let examples = concat!(env!("CARGO_MANIFEST_DIR"), "/examples/hitori");
+    let examples = common::root().join("examples/hitori");
+    let examples = examples.display();
     let open = format!("{examples}/open-16x16-small.txt");
     let hard = format!("{examples}/seed/test2-25x25.txt");
     let unique = format!("{examples}/seed/test4-25x25.txt");
@@ -263,7 +264,8 @@ fn hitori_over_mpi_counts_and_solves_in_every_configuration() {
 
 #[test]
 fn magic_over_mpi_in_every_configuration() {
-    let data = concat!(env!("CARGO_MANIFEST_DIR"), "/examples/magic");
+    let data = common::root().join("examples/magic");
+    let data = data.display();
     for (ranks, threads) in CONFIGS {
         let what = format!("{ranks}x{threads}");
         for (file, count) in [

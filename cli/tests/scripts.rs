@@ -14,7 +14,9 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::time::Duration;
 
-const REPO: &str = env!("CARGO_MANIFEST_DIR");
+/// The workspace's root, where the job scripts are.
+static REPO: std::sync::LazyLock<String> =
+    std::sync::LazyLock::new(|| crate::common::root().to_string_lossy().into_owned());
 /// The sweep tool (the tools package).
 fn sweep_bin() -> String {
     common::workspace_bin("hysolve-sweep")
@@ -56,7 +58,7 @@ impl Job {
     /// clean scheduler environment plus `vars`.
     fn run(&self, script: &str, vars: &[(&str, &str)]) -> Output {
         let mut cmd = Command::new("bash");
-        cmd.arg(Path::new(REPO).join(script))
+        cmd.arg(Path::new(&*REPO).join(script))
             .current_dir(self.dir.path())
             .env("BIN", &*common::BIN)
             .env("MPIRUN", self.path("mpirun-recorder"))
@@ -148,7 +150,7 @@ fn hybrid_sh_under_pbs_professional_runs_one_rank_per_node() {
         "pbs/hybrid.sh",
         &[
             ("PBS_JOBID", "4242.pbs-server"),
-            ("PBS_O_WORKDIR", REPO),
+            ("PBS_O_WORKDIR", &*REPO),
             ("PBS_NODEFILE", nodefile.to_str().unwrap()),
             ("NCPUS", "2"),
             ("OMP_NUM_THREADS", "2"),
@@ -161,7 +163,7 @@ fn hybrid_sh_under_pbs_professional_runs_one_rank_per_node() {
         "{all}"
     );
     assert!(
-        all.contains(&format!("in {REPO}")),
+        all.contains(&format!("in {}", *REPO)),
         "works in the submit directory: {all}"
     );
     let args = job.mpirun_args();
@@ -191,7 +193,7 @@ fn hybrid_sh_reads_torque_and_pbs_node_files() {
         "pbs/hybrid.sh",
         &[
             ("PBS_JOBID", "17.torque"),
-            ("PBS_O_WORKDIR", REPO),
+            ("PBS_O_WORKDIR", &*REPO),
             ("PBS_NODEFILE", nodefile.to_str().unwrap()),
             ("PBS_NUM_PPN", "4"),
             ("RECORD_ONLY", "1"),
@@ -214,7 +216,7 @@ fn hybrid_sh_reads_torque_and_pbs_node_files() {
         "pbs/hybrid.sh",
         &[
             ("PBS_JOBID", "5.pbs"),
-            ("PBS_O_WORKDIR", REPO),
+            ("PBS_O_WORKDIR", &*REPO),
             ("PBS_NODEFILE", nodefile.to_str().unwrap()),
             ("NCPUS", "16"),
             ("OMP_NUM_THREADS", "16"),
@@ -242,7 +244,7 @@ fn slurm_sh_under_slurm_runs_the_tasks_slurm_granted() {
         "pbs/slurm.sh",
         &[
             ("SLURM_JOB_ID", "777"),
-            ("SLURM_SUBMIT_DIR", REPO),
+            ("SLURM_SUBMIT_DIR", &*REPO),
             ("SLURM_JOB_NUM_NODES", "1"),
             ("SLURM_NTASKS", "2"),
             ("SLURM_CPUS_PER_TASK", "1"),
@@ -333,14 +335,14 @@ fn sweep_sh_submits_a_series_and_gathers_one_csv() {
     let bin = job.path("bin");
     std::fs::create_dir(&bin).unwrap();
     std::os::unix::fs::symlink(
-        Path::new(REPO).join("tests/scheduler/fake-qsub"),
+        Path::new(&*REPO).join("tests/scheduler/fake-qsub"),
         bin.join("qsub"),
     )
     .unwrap();
     let path = format!("{}:{}", bin.display(), std::env::var("PATH").unwrap());
     let out_dir = job.path("sweep");
     let mut cmd = Command::new("bash");
-    cmd.arg(Path::new(REPO).join("pbs/sweep.sh"))
+    cmd.arg(Path::new(&*REPO).join("pbs/sweep.sh"))
         .current_dir(job.dir.path())
         .env("PATH", path)
         .env("BIN", &*common::BIN)
@@ -418,7 +420,7 @@ fn hybrid_sh_resumes_from_its_checkpoint() {
     let ck = ckpt.to_str().unwrap().to_string();
     // A job that dies at its walltime: SIGTERM to the run.
     let mut cmd = Command::new("bash");
-    cmd.arg(Path::new(REPO).join("pbs/hybrid.sh"))
+    cmd.arg(Path::new(&*REPO).join("pbs/hybrid.sh"))
         .current_dir(job.dir.path())
         .env("BIN", &*common::BIN)
         .env("RANKS", "1")
