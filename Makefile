@@ -16,7 +16,7 @@ MPIRUN := mpirun --oversubscribe --bind-to none
 TEST_PROFILE := testing
 TESTING := --profile $(TEST_PROFILE)
 
-.PHONY: all deps deps-build build run test check test-scheduler lint lint-clippy no-mpi aarch64 bench bench-deps bench-clique bench-ranks sweep sim-validate sim-sweep pingpong latency verify clean
+.PHONY: cli-reference all deps deps-build build run test check test-scheduler lint lint-clippy no-mpi aarch64 bench bench-deps bench-clique bench-ranks sweep sim-validate sim-sweep pingpong latency verify clean
 
 all: build
 
@@ -160,6 +160,14 @@ check:
 	  magic:: xc:: simd:: uts:: clique:: fuzz:: --skip independent::
 	$(CARGO) test $(TESTING) --doc
 	$(MAKE) lint-clippy
+
+# The command-line reference, docs/cli.md, written from the clap definition
+# (each command's --help); cli/tests/reference.rs fails when it differs.
+# The whole workspace builds, so that the tool is the build's, not a build
+# of its own with other features.
+cli-reference:
+	$(CARGO) build $(TESTING)
+	target/$(TEST_PROFILE)/cli-reference > docs/cli.md
 
 # qsub pbs/hybrid.sh, sbatch pbs/slurm.sh and a tiny pbs/sweep.sh through a
 # private one-node Slurm cluster (installed when missing; stopped after).

@@ -1,7 +1,7 @@
 //! Every integration test of the command line, one module a file, in one
 //! test binary (as the library's `tests/suite.rs`, whose helpers these
 //! share): the binary's contract, its parsers under fuzzing, the README's
-//! sample, the viewer, runs under mpirun (every count, groups, checkpoints
+//! sample, the reference `docs/cli.md`, the viewer, runs under mpirun (every count, groups, checkpoints
 //! and resumes), the vector paths `HYSOLVE_SIMD` forces, `make deps` and
 //! the job scripts. A file's tests are named after it: `cargo test
 //! --profile testing --workspace --test suite -- mpi::` runs `mpi.rs`.
@@ -24,6 +24,8 @@ mod groups;
 mod mpi;
 #[path = "readme.rs"]
 mod readme;
+#[path = "reference.rs"]
+mod reference;
 #[path = "scripts.rs"]
 mod scripts;
 #[path = "simd.rs"]

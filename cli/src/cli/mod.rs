@@ -7,12 +7,15 @@
 
 mod generate;
 mod progress;
+mod reference;
 mod report;
 mod signals;
 mod solve;
 
 pub use solve::fingerprint;
 mod view;
+
+pub use reference::reference;
 
 use crate::door::BuildError;
 use crate::doors::PUZZLES;
