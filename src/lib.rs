@@ -7,8 +7,8 @@
 //! ranks when started by `mpirun` (the `mpi` feature: off by default, the
 //! command line turns it on), checkpoints, and the modes count, all,
 //! first, unique and optimise. A search that prefers values (a node and
-//! its children) implements [`engine::Tree`] instead. `src/engine/README.md`
-//! explains both. Call [`engine::check`] from your tests on a small
+//! its children) implements [`Tree`] instead. `src/engine/README.md`
+//! explains both. Call [`check`] from your tests on a small
 //! instance: it says which promise of the trait your code breaks, and at
 //! which node.
 //!
@@ -75,7 +75,7 @@
 //!
 //! Features: `mpi` (off by default) joins the ranks of an MPI launch;
 //! without it every run is one rank of worker threads. `sim` (for the
-//! tools) adds the simulator, [`advanced::sim`].
+//! tools) adds the simulator, `advanced::sim`.
 
 #![warn(missing_docs, unreachable_pub)]
 
