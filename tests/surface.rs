@@ -13,7 +13,7 @@
 
 use std::path::{Path, PathBuf};
 
-/// The most unrestricted `pub` lines the library may have: 777 before the
+/// The most unrestricted `pub` lines the library may have: 778 before the
 /// puzzles left it and the surface was narrowed; lowered as it narrows.
 const MAX_PUB_LINES: usize = 298;
 
