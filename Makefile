@@ -16,7 +16,7 @@ MPIRUN := mpirun --oversubscribe --bind-to none
 TEST_PROFILE := testing
 TESTING := --profile $(TEST_PROFILE)
 
-.PHONY: all deps deps-build build run test check test-scheduler lint lint-clippy no-mpi aarch64 bench bench-deps bench-clique bench-ranks sweep sim-validate sim-sweep pingpong latency verify clean
+.PHONY: cli-reference all deps deps-build build run test check test-scheduler lint lint-clippy no-mpi aarch64 bench bench-deps bench-clique bench-ranks sweep sim-validate sim-sweep pingpong latency verify clean
 
 all: build
 
@@ -24,7 +24,7 @@ all: build
 # OpenMPI, libclang, shellcheck, Chromium, cliquer, with apt-get as root or
 # through sudo; one line naming what to install by hand where it cannot).
 # `deps-build` (make build, make run) asks only for OpenMPI and libclang.
-# DPKG_QUERY and LIBCLANG_DIRS exist for tests/deps.rs.
+# DPKG_QUERY and LIBCLANG_DIRS exist for cli/tests/deps.rs.
 DPKG_QUERY ?= dpkg-query
 LIBCLANG_DIRS ?= /usr/lib /usr/lib/* /usr/lib64 /usr/local/lib /usr/local/lib/* /usr/lib/llvm-*/lib /usr/local/llvm*/lib
 DEPS_SH = DPKG_QUERY="$(DPKG_QUERY)" LIBCLANG_DIRS="$(LIBCLANG_DIRS)" CARGO="$(CARGO)" $(SHELL) .ci/deps.sh
@@ -66,6 +66,8 @@ lint: deps
 	$(CARGO) fmt --all -- --check
 	RUSTDOCFLAGS="-D warnings" $(CARGO) doc $(TESTING) --workspace --no-deps
 	# The library could be published as it is: its package builds alone.
+	# (hysolve-puzzles depends on it by version, so it packages once
+	# hysolve is on a registry.)
 	$(ONE_OFF) $(CARGO) package -p hysolve --allow-dirty --quiet --target-dir $(ONE_OFF_DIR)
 	shellcheck pbs/*.sh tests/scheduler/* tests/verify.sh .ci/deps.sh .ci/run tools/peers/*
 
@@ -147,16 +149,25 @@ test: lint no-mpi aarch64
 # make test's).
 # Every command on the whole workspace, so that each builds with the
 # features `make test` built with (`-p` alone would rebuild the library).
-# The library's integration tests are modules of one binary (tests/suite.rs):
-# a filter picks files.
+# The integration tests of the library, the puzzles and the command line
+# are each one binary (tests/suite.rs, puzzles/tests/suite.rs,
+# cli/tests/suite.rs), a module a file: a filter picks files in all three.
 check:
 	$(CARGO) fmt --all -- --check
 	$(CARGO) build $(TESTING)
-	$(CARGO) test $(TESTING) --lib --bin hysolve-sweep --test bench --test fuzz
-	$(CARGO) test $(TESTING) --test suite -- layers:: engine:: check:: conformance:: \
-	  magic:: xc:: simd:: uts:: clique:: --skip independent::
+	$(CARGO) test $(TESTING) --lib --bin hysolve-sweep --test bench
+	$(CARGO) test $(TESTING) --test suite -- layers:: surface:: engine:: check:: conformance:: \
+	  magic:: xc:: simd:: uts:: clique:: fuzz:: --skip independent::
 	$(CARGO) test $(TESTING) --doc
 	$(MAKE) lint-clippy
+
+# The command-line reference, docs/cli.md, written from the clap definition
+# (each command's --help); cli/tests/reference.rs fails when it differs.
+# The whole workspace builds, so that the tool is the build's, not a build
+# of its own with other features.
+cli-reference:
+	$(CARGO) build $(TESTING)
+	target/$(TEST_PROFILE)/cli-reference > docs/cli.md
 
 # qsub pbs/hybrid.sh, sbatch pbs/slurm.sh and a tiny pbs/sweep.sh through a
 # private one-node Slurm cluster (installed when missing; stopped after).

@@ -9,7 +9,7 @@
 # root, no sudo, no apt-get, no network) is named in one line, and the
 # script fails.
 #
-# Environment (for tests/deps.rs): DPKG_QUERY, the dpkg-query to ask;
+# Environment (for cli/tests/deps.rs): DPKG_QUERY, the dpkg-query to ask;
 # LIBCLANG_DIRS, the folders (globs) searched for libclang without dpkg.
 # BENCH_PEERS=1 (make bench-deps) also asks for the benchmarks' peers;
 # BUILD_ONLY=1 (make build, make run) asks only for what building and

@@ -20,7 +20,7 @@
 //! cargo run --release --example cheap_nodes -- tree 12 --all  # lists the solutions
 //! ```
 
-use hysolve::engine::Tree;
+use hysolve::Tree;
 use hysolve::{Mode, Problem, RunConfig, Solutions, run};
 use std::sync::Arc;
 use std::time::Instant;
@@ -300,7 +300,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
 #[cfg(test)]
 mod test {
     use super::{InPlace, Spec, Values};
-    use hysolve::engine::check;
+    use hysolve::check;
 
     /// F(i), F(1) = F(2) = 1.
     fn fibonacci(i: u32) -> u64 {

@@ -132,7 +132,7 @@ mod test {
     fn conforms_and_counts_the_pairings() {
         for (n, both_ways) in [(1, 0), (3, 2), (4, 2), (5, 0), (7, 52), (8, 300)] {
             for distinct in [false, true] {
-                let checked = hysolve::engine::check(&super::Langford::new(n, distinct)).unwrap();
+                let checked = hysolve::check(&super::Langford::new(n, distinct)).unwrap();
                 assert!(checked.whole && checked.solutions == both_ways >> u8::from(distinct));
             }
         }

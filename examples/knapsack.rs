@@ -322,7 +322,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
 #[cfg(test)]
 mod test {
     use super::Knapsack;
-    use hysolve::engine::{check, optimum};
+    use hysolve::advanced::optimum;
+    use hysolve::check;
 
     /// The engine's conformance check on small instances: every promise of
     /// `Problem` holds, the packings that fit (the leaves, counted in

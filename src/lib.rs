@@ -7,8 +7,8 @@
 //! ranks when started by `mpirun` (the `mpi` feature: off by default, the
 //! command line turns it on), checkpoints, and the modes count, all,
 //! first, unique and optimise. A search that prefers values (a node and
-//! its children) implements [`engine::Tree`] instead. `src/engine/README.md`
-//! explains both. Call [`engine::check`] from your tests on a small
+//! its children) implements [`Tree`] instead. `src/engine/README.md`
+//! explains both. Call [`check`] from your tests on a small
 //! instance: it says which promise of the trait your code breaks, and at
 //! which node.
 //!
@@ -54,30 +54,88 @@
 //! ```
 //!
 //! The layers point down only (`tests/layers.rs` checks it):
-//! - [`engine`], at the bottom: problem-agnostic search (sequential walk,
+//! - `engine`, at the bottom: problem-agnostic search (sequential walk,
 //!   per-rank work-stealing pool, the vector level the kernels may use);
-//! - [`cluster`], on the engine: ranks in an extended star (the only MPI
+//! - `cluster`, on the engine: ranks in an extended star (the only MPI
 //!   code, behind the `mpi` feature), [`run`] and its configuration;
-//! - [`problems`], on the engine and beside `cluster` (neither names the
-//!   other): the puzzles, each a [`Problem`] with its parser and an
-//!   independent verifier;
-//! - [`input`] and [`output`]: leaves that any layer may use and that use
+//! - `input` and `output`: leaves that any layer may use and that use
 //!   nothing (reading input files with located errors; writing files
 //!   atomically).
 //!
-//! The command line, the puzzles' front doors and the viewer are the
-//! `hysolve-cli` package; the benchmark tools are `hysolve-tools`.
+//! The names above are what a program that searches needs. The rest of
+//! what other crates may use (the command line, the puzzles, the tools:
+//! the sequential search, the conformance check's parts, the launcher's
+//! questions, the simulator) is in [`advanced`], and may change between
+//! versions.
+//!
+//! The built-in puzzles, each a [`Problem`] with its parser and an
+//! independent verifier, are the `hysolve-puzzles` package; the command
+//! line, the puzzles' front doors and the viewer are `hysolve-cli`; the
+//! benchmark tools are `hysolve-tools`.
 //!
 //! Features: `mpi` (off by default) joins the ranks of an MPI launch;
-//! without it every run is one rank of worker threads.
+//! without it every run is one rank of worker threads. `sim` (for the
+//! tools) adds the simulator, `advanced::sim`.
 
 #![warn(missing_docs, unreachable_pub)]
 
-pub mod cluster;
-pub mod engine;
-pub mod input;
-pub mod output;
-pub mod problems;
+mod cluster;
+mod engine;
+mod input;
+mod output;
 
-pub use cluster::{Callback, Outcome, RunConfig, RunError, SolutionSink, Solutions, run};
-pub use engine::{Mode, Problem};
+pub use cluster::{
+    Callback, ConfigError, Observer, Outcome, Progress, RunConfig, RunError, SolutionSink,
+    Solutions, run,
+};
+pub use engine::{Checked, Mode, Problem, Property, Tree, Violation, check};
+
+/// What the command line, the puzzles and the tools use beyond the names
+/// at the crate's root: the sequential search, the parts of a problem's
+/// conformance check, the launcher's questions, checkpoints, input and
+/// output helpers and (feature `sim`) the simulator. Not needed to write
+/// and run a search; it may change between versions.
+pub mod advanced {
+    pub use crate::cluster::{
+        Checkpoint, CheckpointPlan, DEFAULT_PREFIXES_PER_WORKER, DEFAULT_RAMP_UP, FileError,
+        MAX_THREADS, RoundTrips, TripSummary, is_rank_zero, launched_by_mpi, local_ranks,
+        run_threaded,
+    };
+    #[cfg(feature = "sim")]
+    pub use crate::cluster::{master_bench, sim};
+    pub use crate::engine::{
+        Count, Path, PathCursor, PathMove, Prefix, SubtreeCount, Uniqueness, check_up_to,
+        count_by_moves, optimum, optimum_from, ramp_up, replay, sequential, simd,
+    };
+    /// Reading input files, with errors located at `file:line:col`.
+    pub mod input {
+        pub use crate::input::{
+            BlockError, InputError, MAX_INPUT_BYTES, read_bytes, read_text, text_from_bytes, words,
+        };
+    }
+    /// Writing files atomically.
+    pub mod output {
+        pub use crate::output::{replace, write_atomically};
+    }
+}
+
+/// The unit tests of the engine and the cluster layer search N-Queens:
+/// the puzzles package's own, compiled into them from its source (the
+/// puzzles depend on this crate, so this crate's tests cannot depend on
+/// them). Its paths name this crate `hysolve`, as the puzzles do.
+#[cfg(test)]
+extern crate self as hysolve;
+#[cfg(test)]
+#[allow(dead_code, unreachable_pub)]
+#[path = "../puzzles/src/error.rs"]
+mod puzzle_error;
+#[cfg(test)]
+use puzzle_error::PuzzleError;
+#[cfg(test)]
+#[allow(dead_code, unreachable_pub, unused_imports)]
+#[path = "../puzzles/src/queens/mod.rs"]
+mod queens;
+#[cfg(test)]
+mod problems {
+    pub(crate) use super::queens;
+}

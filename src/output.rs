@@ -30,7 +30,7 @@ impl FileError {
 }
 
 /// `NAME{suffix}` beside `path` (`NAME` is its file name).
-pub fn beside(path: &Path, suffix: &str) -> PathBuf {
+pub(crate) fn beside(path: &Path, suffix: &str) -> PathBuf {
     let mut name = path.file_name().unwrap_or_default().to_os_string();
     name.push(suffix);
     path.with_file_name(name)
@@ -41,12 +41,12 @@ pub fn beside(path: &Path, suffix: &str) -> PathBuf {
 /// a target is written in place ([`open_special`]), never replaced: a
 /// rename over it would put a regular file in its place (as root, even
 /// over `/dev/null`), and nothing can be made atomic on it anyway.
-pub fn is_special(path: &Path) -> bool {
+pub(crate) fn is_special(path: &Path) -> bool {
     std::fs::metadata(path).is_ok_and(|m| !m.is_file() && !m.is_dir())
 }
 
 /// Opens a [special](is_special) `path` for writing, as it is.
-pub fn open_special(path: &Path) -> Result<File, FileError> {
+pub(crate) fn open_special(path: &Path) -> Result<File, FileError> {
     std::fs::OpenOptions::new()
         .write(true)
         .open(path)
@@ -54,8 +54,9 @@ pub fn open_special(path: &Path) -> Result<File, FileError> {
 }
 
 /// Writes `bytes` as the whole content of `path`, atomically: through
-/// `NAME.tmp` beside it, then [`commit`]. A [special](is_special) `path`
-/// is written in place.
+/// `NAME.tmp` beside it, synced, renamed over `path`, then the folder
+/// synced. A `path` that is neither a regular file nor a folder (a FIFO,
+/// a terminal, `/dev/null`) is written in place.
 pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), FileError> {
     if is_special(path) {
         let mut file = open_special(path)?;
@@ -73,15 +74,16 @@ pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), FileError> {
 /// Puts the file `tmp`, written through `file` (flushed), in place of
 /// `path`: syncs it, renames it over `path`, and syncs the folder, which
 /// makes the rename itself durable.
-pub fn commit(file: File, tmp: &Path, path: &Path) -> Result<(), FileError> {
+pub(crate) fn commit(file: File, tmp: &Path, path: &Path) -> Result<(), FileError> {
     file.sync_all().map_err(FileError::at(tmp))?;
     drop(file);
     std::fs::rename(tmp, path).map_err(FileError::at(path))?;
     sync_folder(path)
 }
 
-/// As [`commit`], for a file `tmp` written and closed by other code (a
-/// plotting library given its path).
+/// Puts `tmp` in place of `path` as [`write_atomically`] does (synced,
+/// renamed, the folder synced), for a file written and closed by other
+/// code (a plotting library given its path).
 pub fn replace(tmp: &Path, path: &Path) -> Result<(), FileError> {
     let file = File::open(tmp).map_err(FileError::at(tmp))?;
     commit(file, tmp, path)

@@ -2,8 +2,9 @@
 //! a correct problem passes, and each deliberate fault is caught as the
 //! property it breaks, at the node where it breaks it.
 
-use hysolve::engine::{Property, SubtreeCount, check, check_up_to, count_by_moves};
+use hysolve::advanced::{SubtreeCount, check_up_to, count_by_moves};
 use hysolve::{Mode, Problem};
+use hysolve::{Property, check};
 use std::sync::atomic::{AtomicU64, Ordering};
 
 /// A string so far: its length and its bits.

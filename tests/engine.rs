@@ -4,10 +4,12 @@
 use crate::common;
 
 use common::{A000170, CONFIGS, blocks};
-use hysolve::cluster::{Outcome, RunConfig, run_threaded};
-use hysolve::engine::{Mode, Problem, sequential};
-use hysolve::problems::queens::{self, Queens};
-use hysolve::problems::synthetic::Synthetic;
+use hysolve::advanced::run_threaded;
+use hysolve::advanced::sequential;
+use hysolve::{Mode, Problem};
+use hysolve::{Outcome, RunConfig};
+use hysolve_puzzles::queens::{self, Queens};
+use hysolve_puzzles::synthetic::Synthetic;
 use std::collections::HashSet;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -234,7 +236,8 @@ fn unique_mode_tells_one_from_two() {
 /// run's.
 #[test]
 fn interrupted_runs_resume_exactly_in_other_configurations() {
-    use hysolve::cluster::{Checkpoint, CheckpointPlan, RunError};
+    use hysolve::RunError;
+    use hysolve::advanced::{Checkpoint, CheckpointPlan};
     use rand::{RngExt, SeedableRng};
     use std::sync::atomic::{AtomicBool, Ordering};
     let t = Synthetic {
@@ -264,19 +267,20 @@ fn interrupted_runs_resume_exactly_in_other_configurations() {
         let outcome = loop {
             let (ranks, threads) = CONFIGS[rng.random_range(0..CONFIGS.len())];
             let flag = Arc::new(AtomicBool::new(false));
-            let mut c = config(mode, threads, 4);
-            c.checkpoint = Some(Arc::new(CheckpointPlan {
-                path: path.clone(),
-                every: Duration::from_millis(rng.random_range(1..30)),
-                identity: identity.clone(),
-                resume: resume.take(),
-            }));
-            c.interrupt = Some(flag.clone());
-            if let Some(r) = &c.checkpoint.as_ref().unwrap().resume {
+            let resuming = resume.take();
+            if let Some(r) = &resuming {
                 // As the CLI does: the output cut back to what the
                 // checkpoint vouches for.
                 sink.truncate(r.out_bytes as usize);
             }
+            let c = config(mode, threads, 4)
+                .checkpoint(CheckpointPlan {
+                    path: path.clone(),
+                    every: Duration::from_millis(rng.random_range(1..30)),
+                    identity: identity.clone(),
+                    resume: resuming,
+                })
+                .interrupt(flag.clone());
             // Up to three interruptions at random moments of the run, then
             // one that runs to the end.
             let delay = Duration::from_millis(rng.random_range(0..span_ms));
@@ -320,7 +324,7 @@ fn interrupted_runs_resume_exactly_in_other_configurations() {
 /// Langford pairings of order `n`, written twice: in place (a row that
 /// moves, `ENCODES` as `E` says) and as a tree of cloned rows.
 mod langford {
-    use hysolve::engine::{Mode, Problem, Tree};
+    use hysolve::{Mode, Problem, Tree};
 
     #[derive(Clone, Copy, Debug)]
     pub struct Row {
@@ -504,7 +508,7 @@ fn in_place_and_cloned_walks_visit_the_same_tree_everywhere() {
 /// still to choose. The optimum is brute force's in every configuration,
 /// the bound cuts the tree, and the check of the trait's promises holds.
 mod subset_sum {
-    use hysolve::engine::Tree;
+    use hysolve::Tree;
 
     pub const WEIGHTS: [u64; 16] = [30, 46, 12, 82, 8, 58, 70, 26, 44, 16, 94, 38, 62, 20, 52, 6];
     pub const CAPACITY: u64 = 301;
@@ -581,8 +585,8 @@ fn a_tree_optimises_with_its_bound_in_every_configuration() {
         best < CAPACITY,
         "an instance the bound must work for: {best}"
     );
-    let (_, unbounded) = hysolve::engine::optimum(&Load { bounded: false });
-    let (cut, bounded) = hysolve::engine::optimum(&Load { bounded: true });
+    let (_, unbounded) = hysolve::advanced::optimum(&Load { bounded: false });
+    let (cut, bounded) = hysolve::advanced::optimum(&Load { bounded: true });
     let (whole, _) = sequential(&Load { bounded: false }, Mode::Count);
     assert_eq!(unbounded.unwrap().0, best);
     assert_eq!(bounded.as_ref().unwrap().0, best);
@@ -605,6 +609,6 @@ fn a_tree_optimises_with_its_bound_in_every_configuration() {
             "{ranks}x{threads}: the solution weighs what it claims"
         );
     }
-    let checked = hysolve::engine::check(&Load { bounded: true }).unwrap();
+    let checked = hysolve::check(&Load { bounded: true }).unwrap();
     assert!(checked.whole);
 }

@@ -1,17 +1,21 @@
-//! The library's layers point down only. `engine` is at the bottom;
-//! `cluster` and `problems` each sit on it and beside each other (neither
-//! names the other); `input` and `output` are leaves that any layer may
-//! use and that use nothing. (The app, the `hysolve-cli` package, sits
-//! above them all: the library cannot name it.)
+//! The layers point down only. In the library (`src/`): `engine` is at
+//! the bottom; `cluster` sits on it; `input` and `output` are leaves that
+//! any layer may use and that use nothing. The puzzles (the
+//! `hysolve-puzzles` package, `puzzles/src/`) sit on the engine and beside
+//! the cluster layer: they name none of the names the library's root and
+//! its `advanced` module take from `cluster` (the library cannot name the
+//! puzzles: they depend on it). The app, the `hysolve-cli` package, sits
+//! above them all.
 //!
 //! What is read: every `.rs` file under each layer's folder, whole, for
 //! the `crate::` paths in its code (`use` items and paths in
 //! expressions alike, `crate::{a, b::{c}}` groups over several lines
-//! included). Left out: comments (doc comments too), string and
-//! character literals, and test modules: a `#[cfg(test)] mod name { ... }`
-//! block (to its matching brace) and the file of a `#[cfg(test)] mod
-//! name;`. Any other `#[cfg(test)]` item is read as code. A file on the
-//! allow-list below is read but its named crossings are let through.
+//! included), and in the puzzles the `hysolve::` paths alike. Left out:
+//! comments (doc comments too), string and character literals, and test
+//! modules: a `#[cfg(test)] mod name { ... }` block (to its matching
+//! brace) and the file of a `#[cfg(test)] mod name;`. Any other
+//! `#[cfg(test)]` item is read as code. A file on the allow-list below is
+//! read but its named crossings are let through.
 //!
 //! And the app's sources hold no unit tests, which its build would never
 //! run.
@@ -20,13 +24,17 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
 /// Each top-level module, with the modules it may use.
-const ALLOWED: [(&str, &[&str]); 5] = [
+const ALLOWED: [(&str, &[&str]); 4] = [
     ("input", &[]),
     ("output", &[]),
     ("engine", &["input", "output"]),
     ("cluster", &["engine", "input", "output"]),
-    ("problems", &["engine", "input", "output"]),
 ];
+
+/// The modules of `src/lib.rs` that are no layer: `advanced` re-exports
+/// names of every layer (it is the surface), and the other three are the
+/// unit tests' copy of the puzzles' N-Queens (`#[cfg(test)]`).
+const INLINE: [&str; 4] = ["advanced", "puzzle_error", "queens", "problems"];
 
 /// Known crossings, each a file (relative to `src/`) and the layer it may
 /// name against `ALLOWED`, to be removed when the file is mended.
@@ -345,6 +353,17 @@ fn the_library_layers_point_down_only() {
         "layers crossed upward:\n{}",
         wrong.join("\n")
     );
+    // Nor does any of it name the puzzles, which sit above.
+    let mut list = Vec::new();
+    files(&src, &mut list);
+    for file in list {
+        let (code, _) = without_test_modules(&code_of(&std::fs::read_to_string(&file).unwrap()));
+        assert!(
+            !code.contains("hysolve_puzzles"),
+            "{} names the puzzles",
+            file.display()
+        );
+    }
 }
 
 /// Each allow-list entry names a file that exists and a crossing it still
@@ -398,9 +417,9 @@ fn every_top_level_module_has_a_layer() {
             .strip_prefix("pub mod ")
             .or_else(|| line.strip_prefix("mod "))
         {
-            let name = name.trim_end_matches(';');
+            let name = name.trim_end_matches(';').trim_end_matches(" {");
             assert!(
-                ALLOWED.iter().any(|(m, _)| *m == name),
+                ALLOWED.iter().any(|(m, _)| *m == name) || INLINE.contains(&name),
                 "src/lib.rs declares `{name}`, which has no layer here"
             );
         }
@@ -452,20 +471,20 @@ use crate::{
     let got: Vec<String> = uses(text).into_iter().collect();
     assert_eq!(got, ["cluster", "engine", "input"]);
 
-    // The same through the whole check, on a `problems` layer of a
+    // The same through the whole check, on the `engine` layer of a
     // synthetic source tree.
     let dir = tempfile::tempdir().unwrap();
     let src = dir.path();
-    for layer in ["engine", "cluster", "problems"] {
+    for layer in ["engine", "cluster"] {
         std::fs::create_dir(src.join(layer)).unwrap();
     }
     for leaf in ["input", "output"] {
         std::fs::write(src.join(format!("{leaf}.rs")), "").unwrap();
     }
-    std::fs::write(src.join("problems/mod.rs"), text).unwrap();
+    std::fs::write(src.join("engine/mod.rs"), text).unwrap();
     let (wrong, read_files) = crossings(src);
     assert_eq!(read_files, 3);
-    assert_eq!(wrong, ["src/problems/mod.rs uses crate::cluster"]);
+    assert_eq!(wrong, ["src/engine/mod.rs uses crate::cluster"]);
 }
 
 /// A test module kept in a file of its own (`#[cfg(test)] mod fixtures;`)
@@ -474,7 +493,7 @@ use crate::{
 fn a_test_module_in_its_own_file_is_left_out() {
     let dir = tempfile::tempdir().unwrap();
     let src = dir.path();
-    for layer in ["engine", "cluster", "problems"] {
+    for layer in ["engine", "cluster"] {
         std::fs::create_dir(src.join(layer)).unwrap();
     }
     for leaf in ["input", "output"] {
@@ -485,9 +504,121 @@ fn a_test_module_in_its_own_file_is_left_out() {
         "mod walk;\n#[cfg(test)]\nmod fixtures;\n",
     )
     .unwrap();
-    std::fs::write(src.join("engine/fixtures.rs"), "use crate::problems::x;\n").unwrap();
+    std::fs::write(src.join("engine/fixtures.rs"), "use crate::cluster::x;\n").unwrap();
     std::fs::write(src.join("engine/walk.rs"), "use crate::cluster::y;\n").unwrap();
     let (wrong, read_files) = crossings(src);
     assert_eq!(read_files, 4);
     assert_eq!(wrong, ["src/engine/walk.rs uses crate::cluster"]);
+}
+
+/// The names of `hysolve::` paths in the code of a source file of the
+/// puzzles, `hysolve::advanced::` read as `hysolve::` (test modules left
+/// out, as in [`read`]).
+fn hysolve_names(text: &str) -> BTreeSet<String> {
+    let (code, _) = without_test_modules(&code_of(text));
+    let mut found = BTreeSet::new();
+    let mut rest = code.as_str();
+    while let Some(i) = rest.find("hysolve::") {
+        let ident_before = rest[..i]
+            .chars()
+            .next_back()
+            .is_some_and(|c| c.is_alphanumeric() || c == '_');
+        rest = rest[i + "hysolve::".len()..].trim_start();
+        if ident_before {
+            continue;
+        }
+        if let Some(after) = rest.strip_prefix("advanced::") {
+            rest = after.trim_start();
+        }
+        let name: String = rest
+            .chars()
+            .take_while(|c| c.is_alphanumeric() || *c == '_')
+            .collect();
+        if name.is_empty() {
+            if let Some(inner) = rest.strip_prefix('{') {
+                group_heads(inner, &mut found);
+            }
+        } else {
+            found.insert(name);
+        }
+    }
+    found
+}
+
+/// The names `lib.rs` re-exports from the cluster layer (at the root and
+/// in `advanced`): `pub use cluster::{..}` and `pub use crate::cluster::..`.
+fn cluster_names(lib: &str) -> BTreeSet<String> {
+    let code = code_of(lib);
+    let mut found = BTreeSet::new();
+    for head in ["pub use cluster::", "pub use crate::cluster::"] {
+        let mut rest = code.as_str();
+        while let Some(i) = rest.find(head) {
+            rest = &rest[i + head.len()..];
+            match rest.strip_prefix('{') {
+                Some(inner) => group_heads(inner, &mut found),
+                None => {
+                    let name: String = rest
+                        .chars()
+                        .take_while(|c| c.is_alphanumeric() || *c == '_')
+                        .collect();
+                    found.insert(name);
+                }
+            }
+        }
+    }
+    found
+}
+
+/// Every file of `dir` that names one of `cluster`: "file uses hysolve::name".
+fn puzzle_crossings(dir: &Path, cluster: &BTreeSet<String>) -> (Vec<String>, usize) {
+    let mut list = Vec::new();
+    files(dir, &mut list);
+    let mut wrong = Vec::new();
+    for file in &list {
+        let names = hysolve_names(&std::fs::read_to_string(file).unwrap());
+        for name in names.intersection(cluster) {
+            let relative = file.strip_prefix(dir).unwrap().display();
+            wrong.push(format!("puzzles/src/{relative} uses hysolve::{name}"));
+        }
+    }
+    (wrong, list.len())
+}
+
+#[test]
+fn the_puzzles_sit_on_the_engine_beside_the_cluster_layer() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let lib = std::fs::read_to_string(root.join("src/lib.rs")).unwrap();
+    let cluster = cluster_names(&lib);
+    for name in ["run", "RunConfig", "run_threaded", "Checkpoint"] {
+        assert!(cluster.contains(name), "{name} not read from src/lib.rs");
+    }
+    assert!(!cluster.contains("Mode"), "Mode is the engine's");
+    let (wrong, read_files) = puzzle_crossings(&root.join("puzzles/src"), &cluster);
+    assert!(read_files > 50, "only {read_files} files read");
+    assert!(
+        wrong.is_empty(),
+        "the puzzles name the cluster layer:\n{}",
+        wrong.join("\n")
+    );
+}
+
+/// A puzzle that names the cluster layer, through the root or `advanced`,
+/// in a group over lines, after a test item, is caught; its test module is
+/// not read.
+#[test]
+fn a_puzzle_naming_the_cluster_layer_is_caught() {
+    let cluster = cluster_names(
+        "pub use cluster::{\n    Outcome, RunConfig,\n};\npub mod advanced {\n    pub use crate::cluster::run_threaded;\n}\n",
+    );
+    let got: Vec<&str> = cluster.iter().map(String::as_str).collect();
+    assert_eq!(got, ["Outcome", "RunConfig", "run_threaded"]);
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("lib.rs"),
+        "use hysolve::{Mode, Problem};\n#[cfg(test)]\nfn helper() {}\n#[cfg(test)]\nmod test {\n    use hysolve::Outcome;\n}\nuse hysolve::advanced::{\n    sequential,\n    run_threaded,\n};\nfn f() { hysolve_puzzles::RunConfig; }\n",
+    )
+    .unwrap();
+    let (wrong, read_files) = puzzle_crossings(dir.path(), &cluster);
+    assert_eq!(read_files, 1);
+    assert_eq!(wrong, ["puzzles/src/lib.rs uses hysolve::run_threaded"]);
 }

@@ -1,14 +1,15 @@
-//! The simulator (`hysolve::cluster::sim`): exact counts at any scale and
+//! The simulator (`hysolve::advanced::sim`): exact counts at any scale and
 //! under any schedule its jitter draws, the same report for the same seed,
 //! the modes that stop early, a killed rank, and `hysolve-sim`'s errors.
 
 use crate::common;
 
-use hysolve::cluster::sim::{SimConfig, SimError, SimReport, simulate};
-use hysolve::engine::{Mode, sequential};
-use hysolve::problems::queens::Queens;
-use hysolve::problems::uts::Uts;
-use hysolve::problems::uts::params::Params;
+use hysolve::Mode;
+use hysolve::advanced::sequential;
+use hysolve::advanced::sim::{SimConfig, SimError, SimReport, simulate};
+use hysolve_puzzles::queens::Queens;
+use hysolve_puzzles::uts::Uts;
+use hysolve_puzzles::uts::params::Params;
 use std::process::Command;
 use std::sync::Arc;
 
@@ -77,7 +78,7 @@ fn crossing(ranks: usize, threads: usize, seed: u64) -> SimConfig {
     config.seed = seed;
     config.jitter = 4.0;
     config.hunger = Some(1);
-    config.network = hysolve::cluster::sim::Network::named("ethernet").unwrap();
+    config.network = hysolve::advanced::sim::Network::named("ethernet").unwrap();
     config
 }
 
@@ -173,7 +174,7 @@ fn a_slower_network_predicts_a_longer_run_with_the_same_counts() {
     let tree = t1();
     let fast = simulate(&tree, &SimConfig::new(32, 1, 30)).unwrap();
     let mut config = SimConfig::new(32, 1, 30);
-    config.network = hysolve::cluster::sim::Network::ETHERNET;
+    config.network = hysolve::advanced::sim::Network::ETHERNET;
     let slow = simulate(&tree, &config).unwrap();
     assert_eq!(counts(&fast), counts(&slow));
     assert!(slow.predicted_s > fast.predicted_s, "{slow:?}\n{fast:?}");
@@ -317,7 +318,7 @@ fn hysolve_sim_refuses_bad_input_in_one_line() {
 /// and 9 to 15: rank 13). The rank is named, the checkpoint kept (the
 /// root's units, written in groups), and the resume exact. The simulator
 /// ends a run at any rank's death alike, a group's master's too, so one
-/// rank of the groups is enough; `tests/checkpoint.rs` kills a group's
+/// rank of the groups is enough; `cli/tests/checkpoint.rs` kills a group's
 /// master under real mpirun.
 #[test]
 fn a_rank_killed_at_30_percent_leaves_a_checkpoint_that_resumes_exactly() {

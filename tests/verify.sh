@@ -68,7 +68,7 @@ for board in 6x10 5x12 4x15 3x20; do
     esac
     check "pentominoes $board through xc" "$n" "4 x Haselgrove 1960 (2339, 1010, 368, 2)" -- xc "$(export_xc pentominoes "$board")"
 done
-check "IQ Fit 11x5 through xc" 371020 "not published; tests/independent/pack.rs" -- xc "$(export_xc iqfit 11x5)"
+check "IQ Fit 11x5 through xc" 371020 "not published; puzzles/tests/independent/pack.rs" -- xc "$(export_xc iqfit 11x5)"
 check "Soma cube through xc" 11520 "48 x 240, Conway and Guy 1961" -- xc "$(export_xc soma 3x3x3)"
 
 {

@@ -1,5 +1,5 @@
 //! The front door: what the command line knows about one puzzle. A puzzle
-//! is a search in `hysolve::problems`, a type here implementing [`Puzzle`]
+//! is a search in `hysolve_puzzles`, a type here implementing [`Puzzle`]
 //! (its file in `doors/`), and one line in the list of registered puzzles
 //! ([`PUZZLES`](crate::doors::PUZZLES)). From that line the command line
 //! gets its subcommand, the checkpoint its identity and the viewer its
@@ -8,10 +8,10 @@
 use crate::view::Format;
 use clap::{ArgMatches, FromArgMatches};
 #[cfg(feature = "sim")]
-use hysolve::cluster::sim::{self, SimConfig, SimError, SimReport};
-use hysolve::cluster::{Outcome, RunConfig, RunError, Solutions};
-use hysolve::engine::{Mode, Problem};
-use hysolve::problems::PuzzleError;
+use hysolve::advanced::sim::{self, SimConfig, SimError, SimReport};
+use hysolve::{Mode, Problem};
+use hysolve::{Outcome, RunConfig, RunError, Solutions};
+use hysolve_puzzles::PuzzleError;
 use std::marker::PhantomData;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -68,7 +68,7 @@ pub trait Job {
     /// Something the user should know before the search (an instance
     /// proved to have no solution, say).
     fn note(&self) -> Option<String>;
-    /// Runs the search as this process's rank (see [`hysolve::cluster::run`]).
+    /// Runs the search as this process's rank (see [`hysolve::run`]).
     fn run(
         &self,
         config: &RunConfig,
@@ -84,7 +84,7 @@ pub trait Job {
     fn pretty(&self, text: &str) -> Option<String>;
     #[cfg(feature = "sim")]
     /// Simulates the search on a virtual clock (see
-    /// [`hysolve::cluster::sim`]); with `calibrate`, the cost of a node is
+    /// [`hysolve::advanced::sim`]); with `calibrate`, the cost of a node is
     /// first measured on this machine for about that long, and `adjust`
     /// is applied to the costs after it (the caller's own figures).
     fn simulate(
@@ -97,7 +97,7 @@ pub trait Job {
     /// The cost of a node in `mode` in whole nanoseconds (at least 1),
     /// measured on this machine for about `budget`, as [`Job::simulate`]
     /// measures it; `None` for a job that searches nothing.
-    fn node_ns(&self, _mode: hysolve::engine::Mode, _budget: Duration) -> Option<u64> {
+    fn node_ns(&self, _mode: hysolve::Mode, _budget: Duration) -> Option<u64> {
         None
     }
 }
@@ -148,15 +148,15 @@ impl<P: Problem> Job for Typed<P> {
         config: &RunConfig,
         solutions: Solutions<'_>,
     ) -> Result<Option<Outcome>, RunError> {
-        hysolve::cluster::run(self.problem.clone(), config, solutions)
+        hysolve::run(self.problem.clone(), config, solutions)
     }
     fn sequential_nodes(&self, mode: Mode, ramp_up: u64) -> u64 {
         let p = &*self.problem;
         if mode == Mode::Optimise {
-            let known = hysolve::engine::ramp_up(p, ramp_up, 1).map(|r| (r.value, r.text));
-            hysolve::engine::optimum_from(p, known).0.nodes
+            let known = hysolve::advanced::ramp_up(p, ramp_up, 1).map(|r| (r.value, r.text));
+            hysolve::advanced::optimum_from(p, known).0.nodes
         } else {
-            hysolve::engine::sequential(p, mode).0.nodes
+            hysolve::advanced::sequential(p, mode).0.nodes
         }
     }
     fn pretty(&self, text: &str) -> Option<String> {
@@ -177,7 +177,7 @@ impl<P: Problem> Job for Typed<P> {
         sim::simulate(&self.problem, &config)
     }
     #[cfg(feature = "sim")]
-    fn node_ns(&self, mode: hysolve::engine::Mode, budget: Duration) -> Option<u64> {
+    fn node_ns(&self, mode: hysolve::Mode, budget: Duration) -> Option<u64> {
         let ns = sim::calibrate(&*self.problem, mode, budget);
         Some(ns.round().max(1.0) as u64)
     }
@@ -228,10 +228,10 @@ impl Job for NoSearch {
         None
     }
     fn run(&self, _: &RunConfig, _: Solutions<'_>) -> Result<Option<Outcome>, RunError> {
-        if hysolve::cluster::is_rank_zero() {
+        if hysolve::advanced::is_rank_zero() {
             match &self.file {
                 Some(path) => {
-                    hysolve::output::write_atomically(path, self.text.as_bytes())?;
+                    hysolve::advanced::output::write_atomically(path, self.text.as_bytes())?;
                     println!("wrote {}: {}", path.display(), self.what);
                 }
                 None => println!("{}", self.text),

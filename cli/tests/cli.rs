@@ -1,16 +1,15 @@
 //! The command-line contract: output, --json, --out, and one-line errors
 //! (paths relative to the workspace's root, where the runs start).
 
-#[path = "../../tests/common/mod.rs"]
-mod common;
+use crate::common;
 
 use common::{hysolve, json_of, read_solutions};
-use hysolve::problems::hitori::grid::Grid;
-use hysolve::problems::hitori::verify as hitori_verify;
-use hysolve::problems::pack::figure::Figure;
-use hysolve::problems::pack::pieces::PieceSet;
-use hysolve::problems::pack::{Layout, verify as pack_verify};
-use hysolve::problems::queens;
+use hysolve_puzzles::hitori::grid::Grid;
+use hysolve_puzzles::hitori::verify as hitori_verify;
+use hysolve_puzzles::pack::figure::Figure;
+use hysolve_puzzles::pack::pieces::PieceSet;
+use hysolve_puzzles::pack::{Layout, verify as pack_verify};
+use hysolve_puzzles::queens;
 
 fn assert_one_line_error(args: &[&str], needle: &str) {
     let out = hysolve(args);
@@ -473,7 +472,7 @@ fn magic_modes_and_distinct() {
 
 /// The first `n` lines of `text` are a magic square of order `n`.
 fn assert_empty_magic(text: &str, n: usize) {
-    use hysolve::problems::magic::{square::Given, verify};
+    use hysolve_puzzles::magic::{square::Given, verify};
     let rows: Vec<&str> = text.lines().take(n).collect();
     let sq = verify::parse_square(&rows.join("\n"), n).unwrap();
     verify::verify(&Given::empty(n).unwrap(), &sq).unwrap();
@@ -648,7 +647,7 @@ fn byte_order_mark_and_crlf_are_read() {
     assert!(summary(&["--mode", "count", "hitori", &grid]).contains(": 1 solution ("));
     let square = windows("square.txt", "examples/magic/seed_4x4_br15.txt");
     assert!(summary(&["magic", &square]).contains(": 400 solutions"));
-    let pieces = windows("set.pieces", "src/problems/pack/sets/soma.pieces");
+    let pieces = windows("set.pieces", "puzzles/src/pack/sets/soma.pieces");
     let cube = write_temp(&dir, "cube.txt", &["###\n###\n###\n"; 3].join("\n"));
     let figure = windows("cube.fig", &cube);
     assert!(
@@ -1080,8 +1079,8 @@ fn hitori_grade_and_generate_by_difficulty() {
 /// where every run visits the same nodes.
 #[test]
 fn the_anomaly_is_the_runs_nodes_over_one_threads() {
-    use hysolve::engine::{optimum_from, ramp_up};
-    use hysolve::problems::clique::{Clique, dimacs};
+    use hysolve::advanced::{optimum_from, ramp_up};
+    use hysolve_puzzles::clique::{Clique, dimacs};
     let path = common::root().join("tests/data/clique/brock200_2.clq");
     let graph = dimacs::read(&path).unwrap().graph;
     let clique = Clique::new(&graph, "brock200_2");

@@ -9,17 +9,17 @@
 //! many past each later stage, and fails if a stage is never reached.
 //! Bounded: 10,000 inputs per target.
 
-use hysolve::cluster::Checkpoint;
-use hysolve::input::{MAX_INPUT_BYTES, read_text};
-use hysolve::problems::hitori::{Hitori, grid::Grid};
-use hysolve::problems::magic::lines::Lines;
-use hysolve::problems::magic::{Magic, square::Given};
-use hysolve::problems::pack::{Layout, Pack, figure::Figure, pieces::PieceSet};
-use hysolve::problems::xc::Xc;
-use hysolve::problems::xc::cursor::Engine;
-use hysolve::problems::xc::format::Instance;
+use hysolve::advanced::Checkpoint;
+use hysolve::advanced::input::{MAX_INPUT_BYTES, read_text};
 use hysolve_cli::doors::formats;
 use hysolve_cli::view;
+use hysolve_puzzles::hitori::{Hitori, grid::Grid};
+use hysolve_puzzles::magic::lines::Lines;
+use hysolve_puzzles::magic::{Magic, square::Given};
+use hysolve_puzzles::pack::{Layout, Pack, figure::Figure, pieces::PieceSet};
+use hysolve_puzzles::xc::Xc;
+use hysolve_puzzles::xc::cursor::Engine;
+use hysolve_puzzles::xc::format::Instance;
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestRunner};
 use std::cell::Cell;
@@ -340,8 +340,8 @@ fn piece_sets_and_figures() {
     let file = scratch(&dir, "fuzz.txt");
     let pieces = seeds(
         &[
-            "src/problems/pack/sets/pentominoes.pieces",
-            "src/problems/pack/sets/soma.pieces",
+            "puzzles/src/pack/sets/pentominoes.pieces",
+            "puzzles/src/pack/sets/soma.pieces",
             "examples/packing/tetrominoes.pieces",
         ],
         "#.ABCxyz \n-:|0123456789",
@@ -424,8 +424,8 @@ fn checkpoints() {
     let identity = Checkpoint::identity("queens", "12", "count", "abc");
     let valid = Checkpoint {
         remaining: vec![
-            hysolve::engine::Prefix::root().join(&[1, 2]),
-            hysolve::engine::Prefix::root().join(&[3, 4]),
+            hysolve::advanced::Prefix::root().join(&[1, 2]),
+            hysolve::advanced::Prefix::root().join(&[3, 4]),
         ],
         units: 40,
         nodes: 123,

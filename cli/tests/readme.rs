@@ -10,8 +10,7 @@
 
 #![cfg(feature = "mpi")]
 
-#[path = "../../tests/common/mod.rs"]
-mod common;
+use crate::common;
 
 use std::path::PathBuf;
 use std::process::Command;

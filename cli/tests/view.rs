@@ -2,8 +2,7 @@
 //! their DOM in headless Chromium (Debian's `chromium`; `make deps`
 //! installs it) and from the SVG text.
 
-#[path = "../../tests/common/mod.rs"]
-mod common;
+use crate::common;
 
 use common::{hysolve, read_solutions, run_with_timeout};
 use hysolve_cli::view::svg::{Style, draw};

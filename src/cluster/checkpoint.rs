@@ -21,14 +21,14 @@ use std::path::Path;
 
 /// The format tag, checked on load. Format 2 identifies a run by its
 /// puzzle's declared arguments (format 1 hashed a debug string).
-pub const FORMAT: &str = "hysolve-checkpoint-2";
+pub(crate) const FORMAT: &str = "hysolve-checkpoint-2";
 /// The largest checkpoint file read (units are short prefixes).
 const MAX_BYTES: u64 = 1 << 30;
 
 /// A run's progress, as written to its checkpoint file (JSON).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Checkpoint {
-    /// The file format's name and version ([`FORMAT`]).
+    /// The file format's name and version (`FORMAT`).
     pub format: String,
     /// What was being solved: problem name, instance, mode, and a digest of
     /// the problem's arguments and input files. A resume must match.
@@ -66,7 +66,7 @@ pub struct Checkpoint {
 
 impl Checkpoint {
     /// What the complete units and the expansion counted.
-    pub fn count(&self) -> Count {
+    pub(crate) fn count(&self) -> Count {
         Count {
             nodes: self.nodes,
             solutions: self.solutions,
@@ -136,7 +136,7 @@ impl Checkpoint {
     }
 
     /// What a resume must match: "queens 16 (count mode, fingerprint ...)".
-    pub fn describe(&self) -> String {
+    pub(crate) fn describe(&self) -> String {
         format!(
             "{} {} ({} mode, input digest {})",
             self.problem, self.instance, self.mode, self.fingerprint

@@ -24,43 +24,44 @@ pub const DEFAULT_RAMP_UP: u64 = 20_000_000;
 /// The race's effort when nothing else is said: the heuristic beside the
 /// exact search spends at most this much (a few seconds of a core, at an
 /// eighth of one: `engine/race.rs`), and stops when the search ends.
-pub const DEFAULT_RACE: u64 = 2_000_000_000;
+pub(crate) const DEFAULT_RACE: u64 = 2_000_000_000;
 
 /// Direct steals a rank makes by default before it asks its master
 /// ([`RunConfig::direct_steals`]): two ranks of its group at random. A
 /// steal then needs neither the master nor, when the victim has tasks
 /// queued, its workers' attention beyond a poll (`cluster/README.md`,
 /// "Noticing a message").
-pub const DEFAULT_DIRECT_STEALS: u32 = 2;
+pub(crate) const DEFAULT_DIRECT_STEALS: u32 = 2;
 
 /// How a run is set up; the same on every rank. Start from
 /// [`RunConfig::new`] (or [`Default`], count mode) and change what you need:
 ///
 /// ```
-/// use hysolve::{Mode, RunConfig};
+/// use hysolve::{ConfigError, Mode, RunConfig, Solutions};
 ///
 /// let config = RunConfig::new(Mode::All).threads(4).limit(10);
-/// assert_eq!(config.threads, 4);
-/// assert_eq!(config.stop_after(), Some(10));
-/// assert_eq!(RunConfig::default().mode, Mode::Count);
+/// assert_eq!(config.validate(&Solutions::Discard), Ok(()));
+/// // Count mode (the default) counts every solution: no limit.
+/// let count = RunConfig::default().limit(10);
+/// assert_eq!(count.validate(&Solutions::Discard), Err(ConfigError::LimitInCount));
 /// ```
 #[derive(Clone)]
 #[non_exhaustive]
 pub struct RunConfig {
     /// What the search looks for.
-    pub mode: Mode,
+    pub(crate) mode: Mode,
     /// Worker threads per rank [default: the cores this process may use].
-    pub threads: usize,
+    pub(crate) threads: usize,
     /// Initial prefixes the master aims for, per worker of a one-thread
     /// rank [default: [`DEFAULT_PREFIXES_PER_WORKER`]]; a rank of `T`
     /// threads counts as `ceil(sqrt(T))` workers, and the master aims for
     /// at most 32,768 (see [`RunConfig::initial_prefixes`]).
-    pub prefixes_per_worker: usize,
+    pub(crate) prefixes_per_worker: usize,
     /// How many of a rank's workers must be idle, with nothing to steal,
     /// before the rank tells the master it would take more work while it
     /// still holds some (`Hungry`); 0: a rank asks only once it runs dry.
     /// `None` (the default): [`RunConfig::hunger_threshold`]'s rule.
-    pub hunger: Option<usize>,
+    pub(crate) hunger: Option<usize>,
     /// Ranks per group of the extended star's second level: rank 0's
     /// master serves group masters, each of which serves the ranks of its
     /// group. `Some(0)`: one group, rank 0 serves every rank; `None` (the
@@ -69,7 +70,7 @@ pub struct RunConfig {
     /// 0, the root, has a group of its own: itself alone, or its node. A
     /// group is rounded up to whole nodes when the job script says how many
     /// ranks each node runs (`HYSOLVE_RANKS_PER_NODE`).
-    pub group_size: Option<usize>,
+    pub(crate) group_size: Option<usize>,
     /// Direct steals: how many ranks of its own group, picked at random,
     /// a rank whose pool runs dry or is hungry asks for work itself
     /// (`StealRequest`), one at a time, before it asks its master; 0:
@@ -77,38 +78,38 @@ pub struct RunConfig {
     /// `cluster/README.md`, "Direct steals"). `None` (the default):
     /// [`DEFAULT_DIRECT_STEALS`], or none with checkpoints, which cannot
     /// have them ([`RunConfig::steal_tries`]).
-    pub direct_steals: Option<u32>,
+    pub(crate) direct_steals: Option<u32>,
     /// When the input was parsed: `wall_s` counts from here [default: when
     /// the configuration was made].
-    pub started: Instant,
+    pub(crate) started: Instant,
     /// Stop after this many solutions (modes that send solutions: all,
     /// first, unique); `None`: as the mode says.
-    pub limit: Option<u64>,
+    pub(crate) limit: Option<u64>,
     /// Optimise mode: stop at the first solution whose objective reaches
     /// this (the decision variant of the optimisation); `None`: prove the
     /// optimum.
-    pub at_least: Option<u64>,
+    pub(crate) at_least: Option<u64>,
     /// Optimise mode: the effort of the ramp-up, the problem's heuristic
     /// raced on rank 0's threads before the exact search
     /// ([`Problem::heuristic`](crate::engine::Problem::heuristic), in its
     /// units of about a nanosecond); 0: none [default:
     /// [`DEFAULT_RAMP_UP`]].
-    pub ramp_up: u64,
+    pub(crate) ramp_up: u64,
     /// Optimise mode: the effort of the race, the problem's heuristic run
     /// on one more thread of rank 0 beside the exact search, at an eighth
     /// of a core, each improvement it finds an incumbent
     /// ([`race`](crate::engine::race)); 0, or a ramp-up of 0: none
     /// [default: [`DEFAULT_RACE`]].
-    pub race: u64,
+    pub(crate) race: u64,
     /// Checkpoints (count, all and optimise modes): where, how often, of what run,
     /// and the checkpoint this run resumes.
-    pub checkpoint: Option<Arc<CheckpointPlan>>,
+    pub(crate) checkpoint: Option<Arc<CheckpointPlan>>,
     /// Once set (on SIGTERM or SIGINT, say), the master stops every rank,
     /// writes a last checkpoint and the run ends with
     /// [`RunError::Interrupted`](super::RunError::Interrupted).
-    pub interrupt: Option<Arc<AtomicBool>>,
+    pub(crate) interrupt: Option<Arc<AtomicBool>>,
     /// Told of the run's progress, on rank 0 only (a progress bar, a log).
-    pub observer: Option<Arc<dyn Observer>>,
+    pub(crate) observer: Option<Arc<dyn Observer>>,
 }
 
 /// The most worker threads a rank may have.
@@ -255,7 +256,7 @@ impl RunConfig {
     /// The direct steals a rank makes before it asks its master:
     /// [`RunConfig::direct_steals`], or by default
     /// [`DEFAULT_DIRECT_STEALS`] without checkpoints and none with them.
-    pub fn steal_tries(&self) -> u32 {
+    pub(crate) fn steal_tries(&self) -> u32 {
         let default = if self.checkpoint.is_some() {
             0
         } else {
@@ -287,7 +288,7 @@ impl RunConfig {
     /// 0.694 to 0.793 and T1XXL from 0.819 to 0.875; on 64 ranks of 16
     /// in one group, T3XXL fell from 0.644 to 0.590 (its master 79 %
     /// busy) while 5x5 magic squares rose from 0.814 to 0.837.
-    pub fn hunger_threshold(&self, grouped: bool) -> usize {
+    pub(crate) fn hunger_threshold(&self, grouped: bool) -> usize {
         match self.hunger {
             Some(n) => n,
             None if self.threads >= 4 && grouped => 1,
@@ -320,7 +321,7 @@ impl RunConfig {
     /// 0.911. On 256 ranks of 16 threads the aim stays 16,384 (47,914
     /// prefixes): half of it, 12,013 prefixes, gave 0.961 against 0.978
     /// (`bench-results/log/2026-11-to-12-groups.md`, "The initial prefixes of a large run").
-    pub fn initial_prefixes(&self, ranks: usize) -> usize {
+    pub(crate) fn initial_prefixes(&self, ranks: usize) -> usize {
         let threads = self.threads.max(1);
         let mut root = threads.isqrt();
         if root * root < threads {
@@ -383,7 +384,7 @@ impl RunConfig {
     ///
     /// ```
     /// use hysolve::{Mode, RunConfig, Solutions};
-    /// use hysolve::cluster::ConfigError;
+    /// use hysolve::ConfigError;
     ///
     /// let count = RunConfig::new(Mode::Count);
     /// assert!(count.validate(&Solutions::Discard).is_ok());
@@ -430,7 +431,7 @@ impl RunConfig {
 
     /// How many solutions end the search: the mode's own limit and `limit`, whichever is smaller
     /// (in optimise mode, one when there is a target).
-    pub fn stop_after(&self) -> Option<u64> {
+    pub(crate) fn stop_after(&self) -> Option<u64> {
         if self.mode == Mode::Optimise {
             return self.at_least.map(|_| 1);
         }

@@ -18,7 +18,7 @@
 /// busy; on 1,024 ranks of 16 threads in groups of 32 they lifted T1XXL
 /// from 0.239 (one master saturated) to 0.682 (0.661 before rank 0 had
 /// a group of its own).
-pub const ONE_GROUP_UP_TO: usize = 64;
+pub(crate) const ONE_GROUP_UP_TO: usize = 64;
 
 /// The groups of a run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -25,8 +25,8 @@
 //!   search on a virtual clock, to predict runs on machines we do not have
 //!   (`sim/README.md`).
 
-pub mod checkpoint;
-pub mod config;
+pub(crate) mod checkpoint;
+pub(crate) mod config;
 mod host;
 mod launcher;
 mod layout;
@@ -35,28 +35,27 @@ mod master;
 pub use master::master_bench;
 #[cfg(feature = "mpi")]
 mod mpi_transport;
-pub mod observer;
-pub mod outcome;
+pub(crate) mod observer;
+pub(crate) mod outcome;
 mod protocol;
 mod rank;
 #[cfg(feature = "sim")]
 pub mod sim;
-pub mod sink;
+pub(crate) mod sink;
 mod transport;
 
-pub use checkpoint::{Checkpoint, CheckpointError};
+pub use checkpoint::Checkpoint;
 pub use config::{
-    CheckpointPlan, ConfigError, DEFAULT_DIRECT_STEALS, DEFAULT_PREFIXES_PER_WORKER, MAX_THREADS,
+    CheckpointPlan, ConfigError, DEFAULT_PREFIXES_PER_WORKER, DEFAULT_RAMP_UP, MAX_THREADS,
     RunConfig,
 };
 pub use launcher::{is_rank_zero, launched_by_mpi, local_ranks};
-pub use layout::ONE_GROUP_UP_TO;
-pub use master::MasterStats;
+pub(crate) use master::MasterStats;
 pub use observer::{Observer, Progress};
-pub use outcome::{Improvement, Outcome, RunError};
-pub use protocol::RankReport;
+pub use outcome::{Outcome, RunError};
 pub use rank::trips::{RoundTrips, TripSummary};
-pub use sink::{Callback, FileError, FileSink, SolutionSink, Solutions};
+pub(crate) use sink::FileSink;
+pub use sink::{Callback, FileError, SolutionSink, Solutions};
 
 use crate::engine::{Mode, Problem};
 use sink::Discard;
@@ -72,7 +71,7 @@ use transport::{ChannelTransport, Solo};
 ///
 /// ```
 /// use hysolve::{Mode, RunConfig, Solutions, run};
-/// use hysolve::problems::queens::Queens;
+/// use hysolve_puzzles::queens::Queens;
 /// use std::sync::Arc;
 ///
 /// let queens = Arc::new(Queens::new(8, true).unwrap()); // true: fold mirror images
@@ -170,8 +169,9 @@ fn run_mpi<P: Problem>(
 /// they are in the outcome).
 ///
 /// ```
-/// use hysolve::cluster::{Callback, run_threaded};
-/// use hysolve::problems::queens::Queens;
+/// use hysolve::Callback;
+/// use hysolve::advanced::run_threaded;
+/// use hysolve_puzzles::queens::Queens;
 /// use hysolve::{Mode, RunConfig};
 /// use std::sync::Arc;
 ///

@@ -10,7 +10,7 @@ pub struct Progress {
     /// Since [`RunConfig::started`](super::RunConfig::started).
     pub elapsed: Duration,
     /// The master's initial prefixes (the run's units of work).
-    pub initial: u64,
+    pub(crate) initial: u64,
     /// Initial prefixes walked to the end.
     pub initial_done: u64,
     /// Solutions and nodes of finished tasks.
@@ -22,7 +22,7 @@ pub struct Progress {
 /// Watches a run. Every method has an empty default.
 ///
 /// ```
-/// use hysolve::cluster::{Observer, Progress};
+/// use hysolve::{Observer, Progress};
 /// use std::sync::atomic::{AtomicU64, Ordering};
 ///
 /// /// Remembers the furthest the run got.

@@ -58,16 +58,16 @@ impl Outcome {
 pub struct Improvement {
     /// Seconds from the start (`RunConfig::started`) to when the master
     /// learnt it.
-    pub s: f64,
+    pub(crate) s: f64,
     /// The objective.
     pub value: u64,
     /// The rank whose worker found it (0 for the master's expansion, the
     /// ramp-up, the race or a checkpoint's incumbent).
-    pub rank: usize,
+    pub(crate) rank: usize,
     /// Whether the problem's heuristic found it (the ramp-up or the race,
     /// [`Problem::heuristic`](crate::engine::Problem::heuristic)) rather
     /// than the exact search.
-    pub heuristic: bool,
+    pub(crate) heuristic: bool,
 }
 
 /// Errors that end a run.

@@ -158,7 +158,7 @@ pub struct RankReport {
     /// Solutions its workers found (weighted).
     pub solutions: u64,
     /// The deepest node this rank visited, when known.
-    pub depth: Option<u64>,
+    pub(crate) depth: Option<u64>,
     /// Each worker's statistics.
     pub workers: Vec<WorkerStats>,
     /// Prefixes received in `Work` messages.
@@ -173,7 +173,7 @@ pub struct RankReport {
     pub hungers: u64,
     /// `StealRequest` messages sent (direct steals).
     #[serde(default)]
-    pub steal_requests: u64,
+    pub(crate) steal_requests: u64,
     /// Its steal round trips: from each request for work to the work.
     #[serde(default)]
     pub steal_round_trips: super::rank::trips::RoundTrips,
@@ -184,9 +184,9 @@ pub struct RankReport {
     /// `Improved` messages it sent: improvements on the best it knew.
     pub improvements_sent: u64,
     /// `Incumbent` messages it received.
-    pub incumbents_received: u64,
+    pub(crate) incumbents_received: u64,
     /// Messages this rank's manager sent (to other ranks).
-    pub messages_sent: u64,
+    pub(crate) messages_sent: u64,
     /// CPU seconds used by the manager thread.
     pub manager_cpu_s: f64,
     /// Seconds from the rank's start to its `Final`.
@@ -197,7 +197,7 @@ pub struct RankReport {
     /// The cores this rank could use (its CPU affinity).
     pub cores: usize,
     /// The processors its host has online.
-    pub host_cpus: usize,
+    pub(crate) host_cpus: usize,
     /// In a run of groups, on the first rank of each group: what the
     /// group's master did.
     pub group: Option<super::MasterStats>,

@@ -43,7 +43,7 @@ impl SolutionSink for Vec<u8> {
 /// Solutions handed to a closure, as text.
 ///
 /// ```
-/// use hysolve::cluster::{Callback, SolutionSink};
+/// use hysolve::{Callback, SolutionSink};
 ///
 /// let mut seen = Vec::new();
 /// let mut sink = Callback(|text: &str| seen.push(text.to_owned()));
@@ -65,7 +65,7 @@ impl<F: FnMut(&str)> SolutionSink for Callback<F> {
 /// and renamed into place by [`FileSink::finish`], so a failed or
 /// interrupted run leaves any earlier file of that name untouched. Standard
 /// output when no path is given.
-pub struct FileSink {
+pub(crate) struct FileSink {
     target: Target,
     written: u64,
 }
@@ -88,13 +88,13 @@ enum Target {
 pub use crate::output::FileError;
 
 /// `NAME.partial` beside `path`.
-pub fn partial_path(path: &Path) -> PathBuf {
+pub(crate) fn partial_path(path: &Path) -> PathBuf {
     crate::output::beside(path, ".partial")
 }
 
 impl FileSink {
     /// Standard output.
-    pub fn stdout() -> FileSink {
+    pub(crate) fn stdout() -> FileSink {
         FileSink {
             target: Target::Stdout(std::io::BufWriter::new(std::io::stdout())),
             written: 0,
@@ -103,7 +103,7 @@ impl FileSink {
 
     /// A new (empty) `path.partial`, renamed to `path` by [`FileSink::finish`];
     /// a FIFO, terminal or device `path` is written in place.
-    pub fn create(path: &Path) -> Result<FileSink, FileError> {
+    pub(crate) fn create(path: &Path) -> Result<FileSink, FileError> {
         if crate::output::is_special(path) {
             let file = crate::output::open_special(path)?;
             return Ok(FileSink {
@@ -129,7 +129,7 @@ impl FileSink {
     /// Continues the `path.partial` of an interrupted run that had written
     /// `written` solutions, cut back to the `len` bytes its checkpoint
     /// vouches for.
-    pub fn resume(path: &Path, len: u64, written: u64) -> Result<FileSink, FileError> {
+    pub(crate) fn resume(path: &Path, len: u64, written: u64) -> Result<FileSink, FileError> {
         use std::io::Seek;
         if crate::output::is_special(path) {
             return Err(FileError::at(path)(std::io::Error::other(
@@ -165,7 +165,7 @@ impl FileSink {
     /// Flushes and, for a file, puts it in place atomically
     /// ([`output::commit`](crate::output::commit): synced, renamed, its
     /// folder synced).
-    pub fn finish(self) -> Result<(), FileError> {
+    pub(crate) fn finish(self) -> Result<(), FileError> {
         match self.target {
             Target::File { tmp, path, file } => {
                 let file = file
@@ -207,8 +207,8 @@ impl SolutionSink for FileSink {
 /// end (they are also in [`Outcome::found`](super::Outcome::found)).
 ///
 /// ```
-/// use hysolve::cluster::Callback;
-/// use hysolve::problems::queens::Queens;
+/// use hysolve::Callback;
+/// use hysolve_puzzles::queens::Queens;
 /// use hysolve::{Mode, RunConfig, Solutions, run};
 /// use std::sync::Arc;
 ///
@@ -225,7 +225,7 @@ pub enum Solutions<'a> {
     /// Standard output, a blank line between solutions (`all` mode only;
     /// in the other modes the caller prints the outcome's).
     Stdout,
-    /// A file, written atomically (see [`FileSink`]); a resumed `all` run
+    /// A file, written atomically (see `FileSink`); a resumed `all` run
     /// continues its `.partial` file.
     File(PathBuf),
     /// Any sink: a closure through [`Callback`], a `Vec<u8>`, your own.

@@ -13,7 +13,7 @@ use std::fmt::{self, Debug};
 
 /// Nodes [`check`] walks at most (its node-by-node checks stop there, and
 /// the whole-tree checks are left out when the tree is larger).
-pub const CHECK_NODES: u64 = 1_000_000;
+pub(crate) const CHECK_NODES: u64 = 1_000_000;
 
 /// A property of a [`Problem`] the engine relies on.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -62,7 +62,7 @@ pub struct Violation {
     /// Where: the node's path of move indices from the root.
     pub at: Prefix,
     /// What was seen.
-    pub detail: String,
+    pub(crate) detail: String,
 }
 
 impl fmt::Display for Violation {
@@ -96,7 +96,7 @@ pub struct Checked {
 }
 
 /// Checks what the engine relies on of `problem`, on up to
-/// [`CHECK_NODES`] nodes of its tree: call it from your tests on a small
+/// a million nodes of its tree: call it from your tests on a small
 /// instance (a few thousand to a million nodes), and it tells you which
 /// promise of [`Problem`] your implementation breaks, and where.
 ///
@@ -114,7 +114,7 @@ pub struct Checked {
 /// it saves: scratch space that `save` does not see is not checked.
 ///
 /// ```
-/// use hysolve::engine::{check, Tree};
+/// use hysolve::{check, Tree};
 ///
 /// /// Subsets of {0, ..., 9} as rising lists.
 /// struct Subsets;

@@ -12,7 +12,7 @@ use serde::{Deserialize, Serialize};
 /// 0 and nothing counted, adds nothing.
 ///
 /// ```
-/// use hysolve::engine::Count;
+/// use hysolve::advanced::Count;
 ///
 /// let a = Count { nodes: 5, solutions: 1, depth: Some(3) };
 /// let b = Count { nodes: 2, solutions: 0, depth: Some(4) };

@@ -276,15 +276,15 @@ struct Level<N> {
 /// What [`expand`] returns.
 pub(crate) struct Expansion<N> {
     /// The subtrees left, in child order.
-    pub frontier: Vec<Task<N>>,
+    pub(crate) frontier: Vec<Task<N>>,
     /// What visiting the expanded nodes counted.
-    pub counted: Count,
+    pub(crate) counted: Count,
     /// The solutions among them (modes that keep solutions).
-    pub found: Vec<String>,
+    pub(crate) found: Vec<String>,
     /// Optimisation: the best solution among them, with its objective.
-    pub best: Option<(u64, String)>,
+    pub(crate) best: Option<(u64, String)>,
     /// How the work was shared among threads.
-    pub spread: Spread,
+    pub(crate) spread: Spread,
 }
 
 /// How [`expand`] shared its work among threads (for the simulator, which
@@ -295,12 +295,12 @@ pub(crate) struct Spread {
     /// The nodes on the expansion's longest path of work: over the levels,
     /// the most nodes one thread visited in each (all of a level that one
     /// thread expanded). The expansion's nodes on one thread.
-    pub span: u64,
+    pub(crate) span: u64,
     /// How many levels were shared among threads.
-    pub shared_levels: u32,
+    pub(crate) shared_levels: u32,
     /// How many helper threads were started (none, or one fewer than the
     /// threads).
-    pub helpers: usize,
+    pub(crate) helpers: usize,
 }
 
 #[cfg(test)]

@@ -43,7 +43,7 @@ mod task;
 mod visit;
 mod walk;
 
-pub use check::{CHECK_NODES, Checked, Property, Violation, check, check_up_to};
+pub use check::{Checked, Property, Violation, check, check_up_to};
 pub(crate) use context::Context;
 pub use count::Count;
 pub(crate) use count::deeper;
@@ -52,14 +52,14 @@ pub(crate) use expand::start_depth;
 pub(crate) use expand::{Spread, expand};
 pub use mode::{Mode, Uniqueness};
 pub(crate) use piece::Piece;
-pub use pool::stats::{Tally, WorkerStats};
+pub(crate) use pool::stats::{Tally, WorkerStats};
 pub(crate) use pool::{Poller, PoolEvent, RankPool, Threads, UnitReport};
 #[cfg(feature = "sim")]
 pub(crate) use pool::{SOLUTION_BATCH, policy};
 pub use prefix::{Prefix, replay};
 pub use problem::{Path, PathCursor, PathMove, Problem, SubtreeCount, Tree, count_by_moves};
-pub use race::{RACE_SLICE, race};
-pub use ramp::{RampUp, ramp_up};
+pub(crate) use race::race;
+pub use ramp::ramp_up;
 pub use sequential::{optimum, optimum_from, sequential};
 pub(crate) use task::Task;
 pub(crate) use walk::Searcher;

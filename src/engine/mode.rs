@@ -29,7 +29,7 @@ pub enum Mode {
 
 impl Mode {
     /// How many solutions end the search early, if any.
-    pub fn stop_after(self) -> Option<u64> {
+    pub(crate) fn stop_after(self) -> Option<u64> {
         match self {
             Mode::Count | Mode::All | Mode::Optimise => None,
             Mode::First => Some(1),
@@ -38,12 +38,12 @@ impl Mode {
     }
 
     /// Whether solutions are rendered and sent to the master.
-    pub fn keeps_solutions(self) -> bool {
+    pub(crate) fn keeps_solutions(self) -> bool {
         self != Mode::Count
     }
 
     /// The mode's name, as `--mode` takes it.
-    pub fn as_str(self) -> &'static str {
+    pub(crate) fn as_str(self) -> &'static str {
         match self {
             Mode::Count => "count",
             Mode::All => "all",

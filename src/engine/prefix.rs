@@ -21,14 +21,14 @@ impl Prefix {
     }
 
     /// How many steps below the root it leads.
-    pub fn depth(&self) -> usize {
+    pub(crate) fn depth(&self) -> usize {
         self.0.len()
     }
 
     /// The ancestor of this prefix at `depth` (itself when it is no deeper):
     /// with the depth of the master's initial prefixes, the unit a subtree
     /// belongs to.
-    pub fn truncated(&self, depth: usize) -> Prefix {
+    pub(crate) fn truncated(&self, depth: usize) -> Prefix {
         Prefix(self.0[..depth.min(self.0.len())].to_vec())
     }
 
@@ -59,8 +59,9 @@ impl Prefix {
 /// of ranks disagreeing about the instance.
 ///
 /// ```
-/// use hysolve::engine::{Mode, Prefix, Problem, replay};
-/// use hysolve::problems::queens::Queens;
+/// use hysolve::{Mode, Problem};
+/// use hysolve::advanced::{Prefix, replay};
+/// use hysolve_puzzles::queens::Queens;
 ///
 /// let q = Queens::new(8, false).unwrap();
 /// // The root's third move, then that node's first: the same node on

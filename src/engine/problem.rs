@@ -250,7 +250,7 @@ pub trait Problem: Send + Sync + 'static {
     /// solution becomes the first incumbent (`RunConfig::ramp_up`): the
     /// search then proves it optimal or beats it. Then the *race* calls it
     /// again and again beside the search, on one more thread, with the
-    /// next seeds and [`RACE_SLICE`](crate::engine::RACE_SLICE) effort a
+    /// next seeds and `RACE_SLICE` effort a
     /// call (`RunConfig::race`); a better solution it finds is an
     /// incumbent. `effort` bounds its work in the problem's own units
     /// (about a nanosecond each, so that one effort suits every problem),
@@ -264,7 +264,7 @@ pub trait Problem: Send + Sync + 'static {
 }
 
 /// The name of type `T` without its path (`Queens` for
-/// `hysolve::problems::queens::Queens`, `Grid<3>` for a generic one).
+/// `hysolve_puzzles::queens::Queens`, `Grid<3>` for a generic one).
 fn short_type_name<T: ?Sized>() -> &'static str {
     let full = std::any::type_name::<T>();
     let plain = full.split('<').next().unwrap_or(full);
@@ -302,7 +302,7 @@ fn short_type_name<T: ?Sized>() -> &'static str {
 ///     fn render(&self, s: &(u32, u64), out: &mut String) { out.push_str(&s.1.to_string()) }
 /// }
 ///
-/// assert_eq!(hysolve::engine::check(&Strings(6)).unwrap().solutions, 64);
+/// assert_eq!(hysolve::check(&Strings(6)).unwrap().solutions, 64);
 /// assert_eq!(Strings(6).name(), "Strings");
 /// ```
 #[macro_export]
@@ -331,16 +331,16 @@ macro_rules! path_moves {
         fn next_move(
             &self,
             state: &Self::State,
-            moves: &mut $crate::engine::PathCursor,
-        ) -> Option<$crate::engine::PathMove> {
+            moves: &mut $crate::advanced::PathCursor,
+        ) -> Option<$crate::advanced::PathMove> {
             state.$field.next_move(moves)
         }
         #[inline]
-        fn apply(&self, state: &mut Self::State, m: &$crate::engine::PathMove) {
+        fn apply(&self, state: &mut Self::State, m: &$crate::advanced::PathMove) {
             state.$field.apply(m)
         }
         #[inline]
-        fn undo(&self, state: &mut Self::State, m: &$crate::engine::PathMove) {
+        fn undo(&self, state: &mut Self::State, m: &$crate::advanced::PathMove) {
             state.$field.undo(m)
         }
     };
@@ -407,7 +407,7 @@ pub fn count_by_moves<P: Problem + ?Sized>(p: &P, state: &mut P::State) -> Subtr
 /// (`engine/README.md`, "A `Tree`'s frames").
 ///
 /// ```
-/// use hysolve::{Mode, RunConfig, Solutions, engine::Tree, run};
+/// use hysolve::{Mode, RunConfig, Solutions, Tree, run};
 ///
 /// /// The ways to climb `n` stairs by steps of 1 or 2: a node is the
 /// /// stairs climbed so far.
@@ -639,7 +639,7 @@ impl<N: Clone> Path<N> {
     /// The child that move `m` goes down to, before it is taken (for
     /// [`Problem::bound`]).
     #[inline]
-    pub fn child(&self, m: &PathMove) -> &N {
+    pub(crate) fn child(&self, m: &PathMove) -> &N {
         &self.lists[self.depth as usize + 1][m.child as usize]
     }
 

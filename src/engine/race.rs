@@ -11,7 +11,7 @@ use super::problem::Problem;
 
 /// The effort of each of the race's calls of the heuristic: a few
 /// milliseconds, so that the race stops soon after the search does.
-pub const RACE_SLICE: u64 = 2_000_000;
+pub(crate) const RACE_SLICE: u64 = 2_000_000;
 
 /// How long the race waits before its first call: a search that ends
 /// sooner never meets it (the race is for long searches).
@@ -29,7 +29,7 @@ const RACE_SLEEP_PER_RUN: u32 = 7;
 /// each solution better than the best so far, starting from `best`. The
 /// calls are independent restarts, so a heuristic whose climbs restart
 /// anyway (the clique's odd seeds) loses nothing to the slicing.
-pub fn race<P: Problem>(
+pub(crate) fn race<P: Problem>(
     problem: &P,
     effort: u64,
     first_seed: u64,

@@ -14,7 +14,7 @@ pub struct RampUp {
     /// The solution, rendered.
     pub text: String,
     /// The seed of the racer that found it (the lowest of a tie).
-    pub seed: u64,
+    pub(crate) seed: u64,
 }
 
 /// Runs `problem`'s heuristic with `effort` on `racers` threads, seeds 1

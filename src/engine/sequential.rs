@@ -12,10 +12,10 @@ use super::walk::Searcher;
 /// A context for a plain sequential search: nobody else wants work; stops
 /// after `limit` solutions when the mode has one; collects solution texts.
 pub(super) struct Sequential {
-    pub limit: Option<u64>,
-    pub found: Vec<String>,
+    pub(crate) limit: Option<u64>,
+    pub(crate) found: Vec<String>,
     /// Optimisation: the best solution found, and its objective.
-    pub best: Option<(u64, String)>,
+    pub(crate) best: Option<(u64, String)>,
 }
 
 impl<N> Context<N> for Sequential {
@@ -46,8 +46,9 @@ impl<N> Context<N> for Sequential {
 /// solution; its objective is [`optimum`]'s).
 ///
 /// ```
-/// use hysolve::engine::{Mode, sequential};
-/// use hysolve::problems::queens::Queens;
+/// use hysolve::Mode;
+/// use hysolve::advanced::sequential;
+/// use hysolve_puzzles::queens::Queens;
 ///
 /// let q = Queens::new(6, false).unwrap();
 /// let (counted, _) = sequential(&q, Mode::Count);
@@ -78,8 +79,8 @@ pub fn optimum<P: Problem>(problem: &P) -> (Count, Option<(u64, String)>) {
 /// finds none better.
 ///
 /// ```
-/// use hysolve::engine::{optimum, optimum_from, ramp_up};
-/// use hysolve::problems::clique::{Clique, families};
+/// use hysolve::advanced::{optimum, optimum_from, ramp_up};
+/// use hysolve_puzzles::clique::{Clique, families};
 ///
 /// let clique = Clique::new(&families::hamming(6, 2).unwrap(), "hamming6-2");
 /// let (alone, best) = optimum(&clique);

@@ -12,7 +12,7 @@
 //! (the command line calls it first and prints its error in one line).
 //!
 //! ```
-//! use hysolve::engine::simd::{Level, parse};
+//! use hysolve::advanced::simd::{Level, parse};
 //! assert_eq!(parse(Some("none")), Ok(Level::None));
 //! assert!(parse(Some("bogus")).unwrap_err().contains("HYSOLVE_SIMD"));
 //! ```

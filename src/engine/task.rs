@@ -9,7 +9,7 @@ use super::prefix::Prefix;
 /// (the unit it belongs to) at most.
 #[derive(Debug, Clone)]
 pub(crate) struct Task<N> {
-    pub prefix: Prefix,
-    pub depth: usize,
-    pub node: N,
+    pub(crate) prefix: Prefix,
+    pub(crate) depth: usize,
+    pub(crate) node: N,
 }

@@ -149,6 +149,16 @@ pub fn root() -> PathBuf {
     }
 }
 
+/// A piece set or figure as the command line takes it, for a search built
+/// in the test: a built-in name as it is, a file (a path with a `/`) from
+/// the workspace's root (the puzzles' tests run in `puzzles/`).
+pub fn at_root(spec: &str) -> String {
+    match spec.contains('/') {
+        true => root().join(spec).to_string_lossy().into_owned(),
+        false => spec.to_string(),
+    }
+}
+
 /// `hysolve ARGS` as one plain process, in the workspace's root.
 pub fn hysolve(args: &[&str]) -> Output {
     let mut cmd = Command::new(&*BIN);
@@ -209,17 +219,17 @@ pub fn read_solutions(path: &Path) -> Vec<String> {
 
 /// Runs `problem` with `ranks` ranks as threads (joined by channels) of
 /// `threads` workers each; returns the outcome and what `all` mode wrote.
-pub fn run_threads<P: hysolve::engine::Problem>(
+pub fn run_threads<P: hysolve::Problem>(
     problem: &std::sync::Arc<P>,
-    mode: hysolve::engine::Mode,
+    mode: hysolve::Mode,
     ranks: usize,
     threads: usize,
-) -> (hysolve::cluster::Outcome, Vec<u8>) {
-    let config = hysolve::cluster::RunConfig::new(mode)
+) -> (hysolve::Outcome, Vec<u8>) {
+    let config = hysolve::RunConfig::new(mode)
         .threads(threads)
         .prefixes_per_worker(4);
     let mut sink = Vec::new();
-    let outcome = hysolve::cluster::run_threaded(problem.clone(), &config, ranks, &mut sink)
+    let outcome = hysolve::advanced::run_threaded(problem.clone(), &config, ranks, &mut sink)
         .expect("the run succeeds");
     (outcome, sink)
 }

@@ -8,7 +8,7 @@
  * cell with no empty neighbour (the one pruning rule).
  *
  * It takes hysolve's command line (`--threads 1 pack --pieces SET --board
- * WxH --json --quiet`; SET a built-in name of src/problems/pack/sets or a
+ * WxH --json --quiet`; SET a built-in name of puzzles/src/pack/sets or a
  * .pieces file; other words ignored) and prints hysolve's summary: a text
  * line, then a JSON line with wall_s, solutions and nodes. Threads: one.
  * Run from the repository's root (built-in sets are read from there). */
@@ -122,8 +122,8 @@ int main(int argc, char **argv) {
         fail("usage: pack-c [--threads 1] pack --pieces SET --board WxH (at most 64 cells)");
     clock_gettime(CLOCK_MONOTONIC, &t0);
     if (strchr(set, '/') || strstr(set, ".pieces")) snprintf(path, sizeof path, "%s", set);
-    else if (strcmp(set, "iqfit") == 0) snprintf(path, sizeof path, "src/problems/pack/sets/iqfit-11x5.pieces");
-    else snprintf(path, sizeof path, "src/problems/pack/sets/%s.pieces", set);
+    else if (strcmp(set, "iqfit") == 0) snprintf(path, sizeof path, "puzzles/src/pack/sets/iqfit-11x5.pieces");
+    else snprintf(path, sizeof path, "puzzles/src/pack/sets/%s.pieces", set);
     read_pieces(path);
     s = w <= h ? w : h;
     l = w <= h ? h : w;

@@ -16,7 +16,7 @@
  * empty cells that no other piece can ("piece must cover").
  *
  * It takes hysolve's command line (`--threads 1 pack --pieces SET --board
- * WxHxD --json --quiet`; SET a built-in name of src/problems/pack/sets or a
+ * WxHxD --json --quiet`; SET a built-in name of puzzles/src/pack/sets or a
  * .pieces file of x,y,z cells, one copy of each piece; other words
  * ignored) and prints hysolve's summary: a text line, then a JSON line with
  * wall_s, solutions (every packing, no symmetry) and nodes (placements
@@ -159,7 +159,7 @@ int main(int argc, char **argv) {
     if (strchr(set, '/') || strstr(set, ".pieces"))
         snprintf(path, sizeof path, "%s", set);
     else
-        snprintf(path, sizeof path, "src/problems/pack/sets/%s.pieces", set);
+        snprintf(path, sizeof path, "puzzles/src/pack/sets/%s.pieces", set);
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     read_pieces(path);

@@ -1,6 +1,6 @@
 /* The peer of `hysolve queens N` in count mode: a plain C counter of the
  * N-Queens solutions by Takaken's method (one board of each symmetry class,
- * counted 2, 4 or 8 times; see src/problems/queens/symmetry.rs), written
+ * counted 2, 4 or 8 times; see puzzles/src/queens/symmetry.rs), written
  * for `make bench` so that both run side by side in one run.
  *
  * It takes hysolve's command line (`--threads 1 queens N --json --quiet`;

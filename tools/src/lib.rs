@@ -152,7 +152,7 @@ pub fn machine() -> String {
 /// The processor features a kernel's path depends on, as a machine column
 /// names them: the widest `HYSOLVE_SIMD` level it has.
 pub fn features() -> String {
-    use hysolve::engine::simd::{Level, detected};
+    use hysolve::advanced::simd::{Level, detected};
     match detected() {
         Level::Avx512 => "AVX-512 F+VPOPCNTDQ and AVX2",
         Level::Avx2 => "AVX2, no AVX-512",

@@ -453,10 +453,10 @@ pub fn splice_readme(readme: &str, name: &str, title: &str, section: &str) -> St
 }
 
 /// Writes `contents` to `path` atomically (the library's
-/// [`hysolve::output::write_atomically`]), so a failed run never leaves
+/// [`hysolve::advanced::output::write_atomically`]), so a failed run never leaves
 /// half a file behind; the error names the file.
 pub fn write_atomically(path: &Path, contents: &[u8]) -> Result<(), String> {
-    hysolve::output::write_atomically(path, contents).map_err(|e| e.to_string())
+    hysolve::advanced::output::write_atomically(path, contents).map_err(|e| e.to_string())
 }
 
 #[cfg(test)]

@@ -4,7 +4,7 @@
 use super::{CliError, Common, GenerateArgs};
 use clap::ArgMatches;
 use clap::FromArgMatches;
-use hysolve::output::write_atomically;
+use hysolve::advanced::output::write_atomically;
 
 pub(super) fn generate(matches: &ArgMatches, g: &Common) -> Result<(), CliError> {
     let Some((name, args)) = matches.subcommand() else {

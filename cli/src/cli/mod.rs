@@ -7,6 +7,7 @@
 
 mod generate;
 mod progress;
+mod reference;
 mod report;
 mod signals;
 mod solve;
@@ -14,13 +15,16 @@ mod solve;
 pub use solve::fingerprint;
 mod view;
 
+pub use reference::reference;
+
 use crate::door::BuildError;
 use crate::doors::PUZZLES;
 use clap::{Args, Command, FromArgMatches};
-use hysolve::cluster::{FileError, RunError};
-use hysolve::engine::Mode;
-use hysolve::input::InputError;
-use hysolve::problems::PuzzleError;
+use hysolve::Mode;
+use hysolve::RunError;
+use hysolve::advanced::FileError;
+use hysolve::advanced::input::InputError;
+use hysolve_puzzles::PuzzleError;
 use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -45,7 +49,7 @@ pub struct Common {
 pub struct SearchArgs {
     /// Worker threads per rank [default: OMP_NUM_THREADS, else the cores
     /// divided among the ranks on this node]
-    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=hysolve::cluster::MAX_THREADS as i64))]
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=hysolve::advanced::MAX_THREADS as i64))]
     pub threads: Option<u32>,
     /// What to search for [default: the puzzle's own: count, or first for
     /// a puzzle that asks for its solution]
@@ -166,7 +170,7 @@ impl Global {
     pub fn prefixes_per_worker(&self) -> usize {
         self.search
             .prefixes_per_worker
-            .map_or(hysolve::cluster::DEFAULT_PREFIXES_PER_WORKER, |n| {
+            .map_or(hysolve::advanced::DEFAULT_PREFIXES_PER_WORKER, |n| {
                 n as usize
             })
     }
@@ -246,12 +250,12 @@ pub enum CliError {
 /// A run's error as the command line says it: the library names its
 /// settings (`RunConfig::limit`), the command line its flags (`--limit`).
 fn run_message(e: &RunError) -> String {
-    use hysolve::cluster::ConfigError as C;
+    use hysolve::ConfigError as C;
     match e {
         RunError::Config(c) => match c {
             C::Threads(n) => format!(
                 "--threads must be from 1 to {}, got {n}",
-                hysolve::cluster::MAX_THREADS
+                hysolve::advanced::MAX_THREADS
             ),
             C::LimitInCount => {
                 "--limit stops after N solutions found: use it with --mode all, first or unique"
@@ -302,7 +306,7 @@ impl From<clap::Error> for CliError {
 pub fn main() -> ExitCode {
     init_logging();
     // HYSOLVE_SIMD is refused before anything runs, in one line.
-    if let Err(e) = hysolve::engine::simd::from_env() {
+    if let Err(e) = hysolve::advanced::simd::from_env() {
         eprintln!("hysolve: error: {e}");
         return ExitCode::from(2);
     }

@@ -1,6 +1,6 @@
 //! The progress bar on stderr: the CLI's observer of a run.
 
-use hysolve::cluster::{Observer, Progress};
+use hysolve::{Observer, Progress};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use parking_lot::Mutex;
 use std::io::IsTerminal;

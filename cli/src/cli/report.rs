@@ -2,8 +2,9 @@
 //! and the `--json` object.
 
 use crate::text::cpu_share;
-use hysolve::cluster::Outcome;
-use hysolve::engine::{Mode, Uniqueness};
+use hysolve::Mode;
+use hysolve::Outcome;
+use hysolve::advanced::Uniqueness;
 use std::fmt::Write;
 
 /// `prepare_s`: reading the input and preparing the problem (before the search clock).
@@ -78,8 +79,8 @@ pub fn stats_table(o: &Outcome, anomaly: Option<Anomaly>) -> String {
     let _ = writeln!(
         s,
         "vector instructions: {} (HYSOLVE_SIMD; this processor has up to {})",
-        hysolve::engine::simd::level(),
-        hysolve::engine::simd::detected()
+        hysolve::advanced::simd::level(),
+        hysolve::advanced::simd::detected()
     );
     let _ = writeln!(
         s,
@@ -140,7 +141,7 @@ pub fn stats_table(o: &Outcome, anomaly: Option<Anomaly>) -> String {
             sent.join(", ")
         );
     }
-    let trips = |t: Option<hysolve::cluster::TripSummary>| match t {
+    let trips = |t: Option<hysolve::advanced::TripSummary>| match t {
         Some(t) => format!(
             "{} (median {:.1} us, 90th percentile {:.1} us, longest {:.1} us)",
             t.count, t.p50, t.p90, t.max
@@ -156,7 +157,7 @@ pub fn stats_table(o: &Outcome, anomaly: Option<Anomaly>) -> String {
         s,
         "split waits, request to donate to a worker's split: {}",
         trips(
-            hysolve::cluster::RoundTrips::merged(o.reports.iter().map(|r| &r.split_waits))
+            hysolve::advanced::RoundTrips::merged(o.reports.iter().map(|r| &r.split_waits))
                 .summary()
         )
     );
@@ -255,7 +256,7 @@ pub fn json(
         "nodes": o.nodes,
         "depth": o.depth,
         "nodes_per_s": if o.wall_s > 0.0 { o.nodes as f64 / o.wall_s } else { 0.0 },
-        "simd": hysolve::engine::simd::level(),
+        "simd": hysolve::advanced::simd::level(),
         "master": o.master,
         "rank_stats": o.reports,
         "steal_round_trip_us": o.steal_round_trips(),

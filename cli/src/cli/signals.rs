@@ -13,7 +13,7 @@ pub(super) fn interrupt_flag() -> Option<Arc<AtomicBool>> {
         signal_hook::flag::register_conditional_shutdown(sig, 1, flag.clone()).ok()?;
         signal_hook::flag::register(sig, flag.clone()).ok()?;
     }
-    if hysolve::cluster::launched_by_mpi() {
+    if hysolve::advanced::launched_by_mpi() {
         watch_launcher(flag.clone());
     }
     Some(flag)

@@ -5,8 +5,9 @@ use super::progress::Bar;
 use super::{CliError, Global, report, signals};
 use crate::door::Entry;
 use clap::ArgMatches;
-use hysolve::cluster::{self, Checkpoint, CheckpointPlan, Outcome, RunConfig, RunError, Solutions};
-use hysolve::engine::Mode;
+use hysolve::Mode;
+use hysolve::advanced::{self, Checkpoint, CheckpointPlan};
+use hysolve::{Outcome, RunConfig, RunError, Solutions};
 use std::io::{IsTerminal, Write};
 use std::sync::Arc;
 use std::time::Instant;
@@ -18,9 +19,15 @@ pub(super) fn solve(puzzle: &dyn Entry, args: &ArgMatches, g: &Global) -> Result
         None => puzzle.default_mode(args)?,
     };
     if mode == Mode::Optimise && !puzzle.optimises() {
+        let with: Vec<&str> = crate::doors::PUZZLES
+            .iter()
+            .filter(|p| p.optimises())
+            .map(|p| p.name())
+            .collect();
         return Err(CliError::Usage(format!(
-            "{}: --mode optimise needs an objective, and this puzzle has none (clique has one)",
-            puzzle.name()
+            "{}: --mode optimise needs an objective, and this puzzle has none (those with one: {})",
+            puzzle.name(),
+            with.join(", ")
         )));
     }
     if g.search.anomaly {
@@ -48,30 +55,46 @@ pub(super) fn solve(puzzle: &dyn Entry, args: &ArgMatches, g: &Global) -> Result
         )
         .prefixes_per_worker(g.prefixes_per_worker())
         .started(started);
-    config.hunger = g.search.hunger.map(|n| n as usize);
-    config.group_size = g.search.group_size.map(|n| n as usize);
-    config.direct_steals = g.search.direct_steals;
-    config.limit = g.search.limit;
-    config.at_least = g.search.at_least;
+    if let Some(workers) = g.search.hunger {
+        config = config.hunger(workers as usize);
+    }
+    if let Some(ranks) = g.search.group_size {
+        config = config.group_size(ranks as usize);
+    }
+    if let Some(tries) = g.search.direct_steals {
+        config = config.direct_steals(tries);
+    }
+    if let Some(n) = g.search.limit {
+        config = config.limit(n);
+    }
+    if let Some(target) = g.search.at_least {
+        config = config.at_least(target);
+    }
     if let Some(effort) = g.search.ramp_up {
-        config.ramp_up = effort;
+        config = config.ramp_up(effort);
     }
     if let Some(effort) = g.search.race {
-        config.race = effort;
+        config = config.race(effort);
     }
     let solutions = match (mode, &g.search.out) {
         (_, Some(path)) => Solutions::File(path.clone()),
         (Mode::All, None) => Solutions::Stdout,
         (_, None) => Solutions::Discard,
     };
-    // The library's rules, checked before a checkpoint to resume is read.
-    config.checkpoint =
-        checkpoint_plan(g, mode, job.name(), &job.instance(), &fingerprint).map(Arc::new);
-    config.validate(&solutions).map_err(RunError::from)?;
-    // The plan is not shared yet: the checkpoint to resume goes into it.
-    let plan = config.checkpoint.as_mut().and_then(Arc::get_mut);
-    if let (Some(file), Some(plan)) = (&g.search.resume, plan) {
-        plan.resume = Some(Checkpoint::load(file, &plan.identity).map_err(RunError::from)?);
+    let plan = || checkpoint_plan(g, mode, job.name(), &job.instance(), &fingerprint);
+    // The library's rules, checked before a checkpoint to resume is read
+    // (the plan without it is enough for them).
+    if let Some(plan) = plan() {
+        config.clone().checkpoint(plan).validate(&solutions)
+    } else {
+        config.validate(&solutions)
+    }
+    .map_err(RunError::from)?;
+    if let Some(mut plan) = plan() {
+        if let Some(file) = &g.search.resume {
+            plan.resume = Some(Checkpoint::load(file, &plan.identity).map_err(RunError::from)?);
+        }
+        config = config.checkpoint(plan);
     }
     if let Some(flag) = signals::interrupt_flag() {
         config = config.interrupt(flag);
@@ -86,7 +109,7 @@ pub(super) fn solve(puzzle: &dyn Entry, args: &ArgMatches, g: &Global) -> Result
     };
     // OpenMPI hands rank 0 a pseudo-terminal for stdout even when mpirun's
     // own stdout is a file, so under MPI the picture is never drawn.
-    if std::io::stdout().is_terminal() && !cluster::launched_by_mpi() {
+    if std::io::stdout().is_terminal() && !advanced::launched_by_mpi() {
         for text in &mut outcome.found {
             if let Some(picture) = job.pretty(text) {
                 *text = picture;
@@ -103,7 +126,8 @@ pub(super) fn solve(puzzle: &dyn Entry, args: &ArgMatches, g: &Global) -> Result
             }
             report::Anomaly {
                 nodes: outcome.nodes,
-                sequential: job.sequential_nodes(mode, config.ramp_up),
+                sequential: job
+                    .sequential_nodes(mode, g.search.ramp_up.unwrap_or(advanced::DEFAULT_RAMP_UP)),
             }
         })
     };
@@ -136,7 +160,7 @@ fn default_threads() -> usize {
         return n.max(1);
     }
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-    (cores / cluster::local_ranks().max(1)).max(1)
+    (cores / advanced::local_ranks().max(1)).max(1)
 }
 
 /// A digest of what is solved: the puzzle's name, its arguments as it
@@ -215,7 +239,7 @@ fn print_outcome(
 ) -> Result<(), CliError> {
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
-    let io = |source| cluster::FileError {
+    let io = |source| advanced::FileError {
         path: "<stdout>".into(),
         source,
     };

@@ -5,7 +5,7 @@ use super::CliError;
 use crate::doors;
 use crate::view::{self, svg::Style};
 use clap::builder::PossibleValuesParser;
-use hysolve::output::write_atomically;
+use hysolve::advanced::output::write_atomically;
 use std::path::PathBuf;
 
 #[derive(Debug, clap::Args)]

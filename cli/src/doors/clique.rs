@@ -4,9 +4,9 @@
 
 use crate::door::{Generated, Generator, Job, Puzzle, job};
 use clap::FromArgMatches;
-use hysolve::engine::Mode;
-use hysolve::problems::PuzzleError;
-use hysolve::problems::clique::{Clique, Graph, dimacs, families};
+use hysolve::Mode;
+use hysolve_puzzles::PuzzleError;
+use hysolve_puzzles::clique::{Clique, Graph, dimacs, families};
 use std::path::PathBuf;
 
 pub struct Door;

@@ -4,13 +4,13 @@
 use crate::door::{Generated, Generator, Job, Puzzle, drawn};
 use crate::view::{Cell, Fill, Format, Numbers, Picture};
 use clap::FromArgMatches;
-use hysolve::engine::Mode;
-use hysolve::input::{MAX_INPUT_BYTES, read_text};
-use hysolve::problems::PuzzleError;
-use hysolve::problems::hitori::grade::{self, Difficulty};
-use hysolve::problems::hitori::grid::Grid;
-use hysolve::problems::hitori::solution::Solution;
-use hysolve::problems::hitori::{Hitori, generate, verify};
+use hysolve::Mode;
+use hysolve::advanced::input::{MAX_INPUT_BYTES, read_text};
+use hysolve_puzzles::PuzzleError;
+use hysolve_puzzles::hitori::grade::{self, Difficulty};
+use hysolve_puzzles::hitori::grid::Grid;
+use hysolve_puzzles::hitori::solution::Solution;
+use hysolve_puzzles::hitori::{Hitori, generate, verify};
 use std::path::PathBuf;
 use std::time::Instant;
 
@@ -100,10 +100,8 @@ impl Puzzle for Door {
             ],
             numbers: Some(|path| {
                 let text = read_text(path, MAX_INPUT_BYTES)?;
-                let grid = hysolve::problems::hitori::grid::Grid::parse(
-                    &text,
-                    &path.display().to_string(),
-                )?;
+                let grid =
+                    hysolve_puzzles::hitori::grid::Grid::parse(&text, &path.display().to_string())?;
                 let values = grid.values.iter().map(|&v| u64::from(v)).collect();
                 Ok(Numbers {
                     rows: grid.rows,

@@ -3,12 +3,12 @@
 
 use crate::door::{Job, Puzzle, job};
 use crate::view::{Cell, Fill, Format, Picture};
-use hysolve::engine::Mode;
-use hysolve::problems::PuzzleError;
-use hysolve::problems::magic::Magic;
-use hysolve::problems::magic::lines::Lines;
-use hysolve::problems::magic::solution::Solution;
-use hysolve::problems::magic::square::{Given, MAX_N};
+use hysolve::Mode;
+use hysolve_puzzles::PuzzleError;
+use hysolve_puzzles::magic::Magic;
+use hysolve_puzzles::magic::lines::Lines;
+use hysolve_puzzles::magic::solution::Solution;
+use hysolve_puzzles::magic::square::{Given, MAX_N};
 use std::path::PathBuf;
 
 pub struct Door;

@@ -1,6 +1,6 @@
 //! Each puzzle's front door, and the list of registered puzzles.
 //!
-//! Adding a puzzle: its search as a folder of `hysolve::problems`, its door
+//! Adding a puzzle: its search as a folder of `hysolve_puzzles` (`puzzles/src`), its door
 //! here (a type implementing [`Puzzle`](crate::door::Puzzle)), its `mod`
 //! line below and its line in [`PUZZLES`]. Nothing else in hysolve names a
 //! puzzle.

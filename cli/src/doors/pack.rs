@@ -2,13 +2,13 @@
 
 use crate::door::{Job, Puzzle, job, written};
 use crate::view::{Cell, Fill, Format, Picture};
-use hysolve::engine::Mode;
-use hysolve::problems::PuzzleError;
-use hysolve::problems::pack::export::export_xc;
-use hysolve::problems::pack::figure::Figure;
-use hysolve::problems::pack::pieces::PieceSet;
-use hysolve::problems::pack::solution::Solution;
-use hysolve::problems::pack::{Layout, Pack, WithPack};
+use hysolve::Mode;
+use hysolve_puzzles::PuzzleError;
+use hysolve_puzzles::pack::export::export_xc;
+use hysolve_puzzles::pack::figure::Figure;
+use hysolve_puzzles::pack::pieces::PieceSet;
+use hysolve_puzzles::pack::solution::Solution;
+use hysolve_puzzles::pack::{Layout, Pack, WithPack};
 use std::path::PathBuf;
 
 pub struct Door;

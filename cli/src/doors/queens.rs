@@ -2,10 +2,10 @@
 
 use crate::door::{Job, Puzzle, job};
 use crate::view::{Cell, Fill, Format, Picture};
-use hysolve::engine::Mode;
-use hysolve::problems::PuzzleError;
-use hysolve::problems::queens::Queens;
-use hysolve::problems::queens::solution::Solution;
+use hysolve::Mode;
+use hysolve_puzzles::PuzzleError;
+use hysolve_puzzles::queens::Queens;
+use hysolve_puzzles::queens::solution::Solution;
 use std::path::PathBuf;
 
 pub struct Door;

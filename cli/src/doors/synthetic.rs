@@ -1,9 +1,9 @@
 //! The synthetic tree through the front door: `hysolve synthetic ...`.
 
 use crate::door::{Job, Puzzle, job};
-use hysolve::engine::Mode;
-use hysolve::problems::PuzzleError;
-use hysolve::problems::synthetic::Synthetic;
+use hysolve::Mode;
+use hysolve_puzzles::PuzzleError;
+use hysolve_puzzles::synthetic::Synthetic;
 use std::path::PathBuf;
 
 /// The `synthetic` subcommand's arguments.

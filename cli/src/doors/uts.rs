@@ -2,10 +2,10 @@
 //! reference's parameters (`hysolve uts -t 0 -b 2000 -q 0.124875 -m 8 -r 42`).
 
 use crate::door::{Job, Puzzle, job};
-use hysolve::engine::Mode;
-use hysolve::problems::PuzzleError;
-use hysolve::problems::uts::Uts;
-use hysolve::problems::uts::params::{PUBLISHED, Params};
+use hysolve::Mode;
+use hysolve_puzzles::PuzzleError;
+use hysolve_puzzles::uts::Uts;
+use hysolve_puzzles::uts::params::{PUBLISHED, Params};
 use std::path::PathBuf;
 
 pub struct Door;

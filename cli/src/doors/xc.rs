@@ -1,13 +1,13 @@
 //! Exact cover through the front door: `hysolve xc FILE`.
 
 use crate::door::{Job, Puzzle, job};
-use hysolve::engine::Mode;
-use hysolve::input::{MAX_INPUT_BYTES, read_text};
-use hysolve::problems::PuzzleError;
-use hysolve::problems::xc::Xc;
-use hysolve::problems::xc::bits;
-use hysolve::problems::xc::cursor::Engine;
-use hysolve::problems::xc::format::Instance;
+use hysolve::Mode;
+use hysolve::advanced::input::{MAX_INPUT_BYTES, read_text};
+use hysolve_puzzles::PuzzleError;
+use hysolve_puzzles::xc::Xc;
+use hysolve_puzzles::xc::bits;
+use hysolve_puzzles::xc::cursor::Engine;
+use hysolve_puzzles::xc::format::Instance;
 use std::path::PathBuf;
 
 pub struct Door;

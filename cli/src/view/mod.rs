@@ -13,7 +13,7 @@ pub mod svg;
 
 pub use picture::{Cell, Fill, Picture};
 
-use hysolve::input::{BlockError, InputError};
+use hysolve::advanced::input::{BlockError, InputError};
 use std::io::{BufRead, Read};
 use std::path::Path;
 

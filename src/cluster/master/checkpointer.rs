@@ -14,7 +14,7 @@ use std::time::Instant;
 pub(in crate::cluster) struct Checkpointer {
     plan: Arc<CheckpointPlan>,
     /// Which units are complete, with their totals.
-    pub book: UnitBook,
+    pub(crate) book: UnitBook,
     last: Instant,
     /// Seconds of search before this run (resumed runs).
     elapsed_before: f64,

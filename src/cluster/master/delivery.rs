@@ -11,11 +11,11 @@ pub(in crate::cluster) struct Delivery<'a> {
     sink: &'a mut dyn SolutionSink,
     mode: Mode,
     /// first/unique: the solutions kept.
-    pub found: Vec<String>,
+    pub(crate) found: Vec<String>,
     /// all: solutions written, over resumes.
-    pub written: u64,
+    pub(crate) written: u64,
     /// Bytes written to the sink, over resumes.
-    pub out_bytes: u64,
+    pub(crate) out_bytes: u64,
 }
 
 impl<'a> Delivery<'a> {

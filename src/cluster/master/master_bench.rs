@@ -21,13 +21,13 @@ use std::time::Instant;
 #[derive(Debug, Clone, serde::Serialize)]
 pub struct Throughput {
     /// Ranks the master served.
-    pub ranks: usize,
+    pub(crate) ranks: usize,
     /// `AskForWork` and `Donated` messages handled.
-    pub requests: u64,
+    pub(crate) requests: u64,
     /// Seconds the requests took.
-    pub seconds: f64,
+    pub(crate) seconds: f64,
     /// Master messages sent (work and donation requests).
-    pub messages_sent: u64,
+    pub(crate) messages_sent: u64,
 }
 
 impl Throughput {

@@ -181,7 +181,7 @@ pub(super) struct Master {
     weights: Vec<usize>,
     /// Their sum (the children's count where unweighted).
     total_weight: usize,
-    pub stats: MasterStats,
+    pub(crate) stats: MasterStats,
     /// Round trips a victim must have worked before it is asked
     /// (`VICTIM_MIN_AGE_IN_ROUND_TRIPS`, or the group's).
     min_age: u32,

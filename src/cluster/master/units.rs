@@ -24,8 +24,8 @@ struct Open {
 /// A unit that has just completed: its totals and held-back solutions.
 #[derive(Debug, Default, PartialEq)]
 pub(in crate::cluster) struct Completed {
-    pub count: Count,
-    pub texts: Vec<String>,
+    pub(crate) count: Count,
+    pub(crate) texts: Vec<String>,
 }
 
 #[derive(Debug)]
@@ -33,10 +33,10 @@ pub(in crate::cluster) struct UnitBook {
     depth: usize,
     open: HashMap<Prefix, Open>,
     /// Units in the whole run (over resumes).
-    pub units: u64,
+    pub(crate) units: u64,
     /// What the complete units counted (and what came before them: the
     /// expansion, earlier runs).
-    pub done: Count,
+    pub(crate) done: Count,
 }
 
 /// A message that does not fit the account: a protocol error.

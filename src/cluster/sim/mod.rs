@@ -36,9 +36,9 @@ use std::sync::Arc;
 #[derive(Debug, Clone)]
 pub struct SimConfig {
     /// Ranks (the master's included).
-    pub ranks: usize,
+    pub(crate) ranks: usize,
     /// Worker threads per rank.
-    pub threads: usize,
+    pub(crate) threads: usize,
     /// The search type.
     pub mode: Mode,
     /// The master's initial prefixes per worker (as [`RunConfig`](super::RunConfig)).
@@ -133,7 +133,7 @@ pub struct SimReport {
     /// The cost model (on a core of its own).
     pub costs: Costs,
     /// See [`SimConfig::cores`].
-    pub cores: Option<usize>,
+    pub(crate) cores: Option<usize>,
     /// Solutions found (weighted, as a real run counts them).
     pub solutions: u64,
     /// Optimise mode: the optimum found (as [`Outcome::objective`](crate::cluster::Outcome::objective)).
@@ -165,7 +165,7 @@ pub struct SimReport {
     pub group_master_busy: f64,
     /// Messages the group masters sent, all together (a real run's sum of
     /// `rank_stats[].group.messages_sent`).
-    pub group_messages: u64,
+    pub(crate) group_messages: u64,
     /// Idle worker time by phase.
     pub idle: IdleShares,
     /// Messages between ranks, all together.
@@ -215,8 +215,8 @@ pub enum SimError {
 /// virtual clock.
 ///
 /// ```
-/// use hysolve::cluster::sim::{SimConfig, simulate};
-/// use hysolve::problems::queens::Queens;
+/// use hysolve::advanced::sim::{SimConfig, simulate};
+/// use hysolve_puzzles::queens::Queens;
 /// use std::sync::Arc;
 ///
 /// let q = Arc::new(Queens::new(8, false).unwrap());

@@ -15,11 +15,11 @@ pub struct Costs {
     pub node_ns: u64,
     /// Taking a task from a deque or the injector (a steal from another
     /// worker costs twice: the look through the deques before it).
-    pub steal_ns: u64,
+    pub(crate) steal_ns: u64,
     /// Each task a split hands out (its node cloned, a deque push).
-    pub split_ns: u64,
+    pub(crate) split_ns: u64,
     /// A parked worker woken by new work (a futex wake and a reschedule).
-    pub wake_ns: u64,
+    pub(crate) wake_ns: u64,
     /// Nodes a worker walks between two looks at the rest of the
     /// simulation (the clock's grain: a hungry neighbour is noticed at
     /// most this many nodes late).
@@ -31,7 +31,7 @@ pub struct Costs {
     pub master_ns: u64,
     /// Starting one helper thread of rank 0's expansion of the root (a
     /// thread spawned, on the spawning thread).
-    pub spawn_ns: u64,
+    pub(crate) spawn_ns: u64,
 }
 
 impl Costs {
@@ -98,7 +98,7 @@ pub struct Network {
 
 impl Network {
     /// A cluster interconnect (InfiniBand class): 1.5 µs, 10 GB/s.
-    pub const CLUSTER: Network = Network {
+    pub(crate) const CLUSTER: Network = Network {
         name: "cluster",
         latency_ns: 1_500,
         bandwidth: 10e9,
@@ -121,7 +121,7 @@ impl Network {
     }
 
     /// The time a message of `bytes` spends in flight.
-    pub fn delay_ns(&self, bytes: usize) -> u64 {
+    pub(crate) fn delay_ns(&self, bytes: usize) -> u64 {
         self.latency_ns + (bytes as f64 / self.bandwidth * 1e9) as u64
     }
 }

@@ -56,9 +56,9 @@ pub(crate) enum PoolEvent<N> {
 /// their walks counted (encoded as the fields of both in order).
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub(crate) struct UnitReport {
-    pub unit: Prefix,
-    pub received: u64,
-    pub count: Count,
+    pub(crate) unit: Prefix,
+    pub(crate) received: u64,
+    pub(crate) count: Count,
 }
 
 /// Solutions a worker buffers in `all` mode before handing them over.

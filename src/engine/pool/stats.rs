@@ -9,9 +9,9 @@ pub struct WorkerStats {
     /// Nodes visited.
     pub nodes: u64,
     /// Weighted solutions found.
-    pub solutions: u64,
+    pub(crate) solutions: u64,
     /// The deepest node visited, when known.
-    pub depth: Option<u64>,
+    pub(crate) depth: Option<u64>,
     /// Tasks walked to the end (or to a stop).
     pub tasks: u64,
     /// Tasks stolen from other workers of the same rank.
@@ -21,7 +21,7 @@ pub struct WorkerStats {
     /// Subtrees split off for other ranks.
     pub prefixes_donated: u64,
     /// Optimisation: solutions that improved on the best its rank knew.
-    pub improvements: u64,
+    pub(crate) improvements: u64,
     /// Seconds spent walking tasks.
     pub busy_s: f64,
     /// Seconds spent without a task.
@@ -47,13 +47,13 @@ impl WorkerStats {
 /// A rank's running totals, for progress: nodes and solutions of finished
 /// tasks, and how many of the master's initial prefixes this rank walked.
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Tally {
+pub(crate) struct Tally {
     /// Nodes visited.
-    pub nodes: u64,
+    pub(crate) nodes: u64,
     /// Solutions found (weighted).
-    pub solutions: u64,
+    pub(crate) solutions: u64,
     /// Initial prefixes (units) finished.
-    pub initial_done: u64,
+    pub(crate) initial_done: u64,
 }
 
 impl std::ops::Add for Tally {

@@ -12,9 +12,9 @@
 //! fixed at K - 1 (the optimum, found at once, as `--at-least` shows).
 
 use clap::Parser;
+use hysolve::Mode;
 use hysolve::Problem;
-use hysolve::engine::Mode;
-use hysolve::problems::clique::{Clique, dimacs};
+use hysolve_puzzles::clique::{Clique, dimacs};
 use rand::{RngExt, SeedableRng};
 use rand_xorshift::XorShiftRng;
 use std::path::PathBuf;

@@ -1,13 +1,13 @@
 //! `hysolve-sim --ranks R --threads T [options] PUZZLE ARGS...`: the
-//! extended star simulated on a virtual clock (`hysolve::cluster::sim`):
+//! extended star simulated on a virtual clock (`hysolve::advanced::sim`):
 //! the real master, the real rank state machine and the real search of
 //! the puzzle's tree, every node, steal and message charged to the clock.
 //! Takes every puzzle `hysolve` takes, with the same arguments.
 
 use clap::{Arg, ArgAction, ArgMatches, Command, value_parser};
-use hysolve::cluster::sim::{Costs, Network, SimConfig, SimReport};
-use hysolve::cluster::{Checkpoint, CheckpointPlan, DEFAULT_PREFIXES_PER_WORKER};
-use hysolve::engine::Mode;
+use hysolve::Mode;
+use hysolve::advanced::sim::{Costs, Network, SimConfig, SimReport};
+use hysolve::advanced::{Checkpoint, CheckpointPlan, DEFAULT_PREFIXES_PER_WORKER};
 use hysolve_cli::cli::fingerprint;
 use hysolve_cli::doors::{PUZZLES, find};
 use std::process::ExitCode;
@@ -303,7 +303,7 @@ fn simulate(m: &ArgMatches) -> Result<(), String> {
             *m.get_one::<f64>("calibrate").expect("default"),
         )),
     };
-    let costs = |c: &mut hysolve::cluster::sim::Costs| {
+    let costs = |c: &mut hysolve::advanced::sim::Costs| {
         if let Some(&ns) = m.get_one::<u64>("message-ns") {
             c.message_cpu_ns = ns;
         }

@@ -270,7 +270,7 @@ fn publish(meta: &Meta, runs: &[Run], raw: &[String], out: &Output) -> Result<()
 fn draw(path: &Path, f: impl FnOnce(&Path) -> Result<(), String>) -> Result<(), String> {
     let tmp = path.with_extension("svg.tmp");
     f(&tmp)?;
-    hysolve::output::replace(&tmp, path).map_err(|e| e.to_string())
+    hysolve::advanced::output::replace(&tmp, path).map_err(|e| e.to_string())
 }
 
 fn today() -> String {

@@ -6,7 +6,7 @@
 //! turns the figures into the number of ranks one master can feed.
 
 use clap::Parser;
-use hysolve::cluster::master_bench;
+use hysolve::advanced::master_bench;
 use hysolve_tools::{commit, machine, median, open_csv};
 use std::io::Write;
 use std::path::PathBuf;

@@ -1,0 +1,352 @@
+//! The tree of colouring branch and bound, walked in place: a node is a
+//! clique and the candidates that can still join it; its moves are the
+//! candidates, in the reverse of their greedy colouring (the highest
+//! colour first), each bounded by the clique's size plus its colour.
+//!
+//! A move to the candidate at index `i` of the colouring takes as the
+//! child's candidates its neighbours among the candidates before it
+//! (`order[..i]`): the candidates after it were tried by its earlier
+//! siblings, so every clique lies under exactly one path.
+
+use super::colour::{colour_classes, colour_classes_fixed};
+use super::maxsat::{Scratch, inconsistent};
+use super::recolour::recolour;
+use super::{Clique, local};
+use hysolve::{Mode, Problem};
+
+/// How far above the colours that cannot reach the floor MaxSAT reasoning
+/// tests a move: a move of colour `low + j` needs `j` disjoint
+/// inconsistent sets of classes to be cut. 2 since failed literals and
+/// propagation under a mask (`maxsat.rs`): a third fewer nodes of
+/// brock400_4 in the same time, p_hat1500-1 under half of MCSa1's
+/// colourings, gen400_p0.9_75 a third faster, the graphs of a tenth of a
+/// second up to a fifth slower (`README.md`, "Failed literals").
+const MAXSAT_REACH: u32 = 2;
+
+/// A subtree as a task carries it: a clique and its candidates, in the
+/// search's numbering.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Node {
+    clique: Vec<u32>,
+    candidates: Vec<u64>,
+}
+
+/// A worker's state: the clique it stands on, and for each of its sizes
+/// on the way down the candidates and their colouring.
+pub struct State {
+    /// Solutions are counted (count and all modes: every nonempty clique).
+    counts: bool,
+    clique: Vec<u32>,
+    /// The candidates of the clique of size `d` at `sets[d * words..]`.
+    sets: Vec<u64>,
+    /// Their colouring at `order[d * n..]` and `colours[d * n..]`.
+    order: Vec<u32>,
+    colours: Vec<u32>,
+    /// How many candidates each colouring holds.
+    lens: Vec<u32>,
+    /// Scratch sets of the colouring.
+    left: Vec<u64>,
+    class: Vec<u64>,
+    /// Optimisation: how many of the highest colour classes are
+    /// re-coloured (0: none), and the re-colouring's scratch classes.
+    recolour: u32,
+    classes: Vec<u64>,
+    /// Optimisation: the MaxSAT bound (`maxsat.rs`) on, and its scratch.
+    maxsat: bool,
+    /// Where the listing of the clique of size `d` ends: the candidates
+    /// before `stops[d]` in its colouring cannot reach the floor.
+    stops: Vec<u32>,
+    sat_classes: Vec<u64>,
+    sat: Scratch,
+}
+
+impl State {
+    /// Room for the sets and colourings of cliques up to size `d`.
+    #[inline]
+    fn reserve(&mut self, d: usize, n: usize, words: usize) {
+        if self.sets.len() < (d + 1) * words {
+            self.sets.resize((d + 1) * words, 0);
+            self.order.resize((d + 1) * n.max(1), 0);
+            self.colours.resize((d + 1) * n.max(1), 0);
+            self.lens.resize(d + 1, 0);
+            self.stops.resize(d + 1, 0);
+        }
+    }
+}
+
+impl Problem for Clique {
+    type Node = Node;
+    type State = State;
+    /// The index of a candidate in the node's colouring.
+    type Move = u32;
+    /// How many of the colouring's candidates are left to list (from the
+    /// back).
+    type Cursor = u32;
+
+    const ENCODES: bool = true;
+    /// Bounds fall along the colouring, but the MaxSAT cut lowers some
+    /// moves' bounds below their next siblings' (`moves_above`).
+    const BOUNDS_FALL: bool = false;
+
+    fn encode(&self, node: &Node, out: &mut Vec<u8>) {
+        out.extend_from_slice(&(node.clique.len() as u32).to_le_bytes());
+        for v in &node.clique {
+            out.extend_from_slice(&v.to_le_bytes());
+        }
+        for w in &node.candidates {
+            out.extend_from_slice(&w.to_le_bytes());
+        }
+    }
+
+    fn decode(&self, bytes: &[u8]) -> Option<Node> {
+        let k = u32::from_le_bytes(bytes.get(..4)?.try_into().ok()?) as usize;
+        let words = self.graph.words();
+        if k > self.graph.len() || bytes.len() != 4 + 4 * k + 8 * words {
+            return None;
+        }
+        let clique: Vec<u32> = bytes[4..4 + 4 * k]
+            .chunks_exact(4)
+            .map(|c| u32::from_le_bytes(c.try_into().expect("4 bytes")))
+            .collect();
+        let candidates: Vec<u64> = bytes[4 + 4 * k..]
+            .chunks_exact(8)
+            .map(|c| u64::from_le_bytes(c.try_into().expect("8 bytes")))
+            .collect();
+        let n = self.graph.len();
+        let beyond = !n.is_multiple_of(64) && candidates[words - 1] >> (n % 64) != 0;
+        (clique.iter().all(|&v| (v as usize) < n) && !beyond).then_some(Node { clique, candidates })
+    }
+
+    fn name(&self) -> &'static str {
+        "clique"
+    }
+
+    fn instance(&self) -> String {
+        self.name.clone()
+    }
+
+    fn root(&self) -> Node {
+        let n = self.graph.len();
+        let mut candidates = vec![0u64; self.graph.words()];
+        for v in 0..n {
+            candidates[v / 64] |= 1 << (v % 64);
+        }
+        Node {
+            clique: Vec::new(),
+            candidates,
+        }
+    }
+
+    fn state(&self, mode: Mode) -> State {
+        let words = self.graph.words();
+        let mut s = State {
+            counts: matches!(mode, Mode::Count | Mode::All),
+            clique: Vec::new(),
+            sets: Vec::new(),
+            order: Vec::new(),
+            colours: Vec::new(),
+            lens: Vec::new(),
+            left: vec![0; words],
+            class: vec![0; words],
+            recolour: if mode == Mode::Optimise {
+                self.recolour
+            } else {
+                0
+            },
+            classes: Vec::new(),
+            maxsat: mode == Mode::Optimise && self.maxsat,
+            stops: Vec::new(),
+            sat_classes: Vec::new(),
+            sat: Scratch::default(),
+        };
+        s.reserve(0, self.graph.len(), words);
+        s
+    }
+
+    fn load(&self, s: &mut State, node: &Node) {
+        let (n, words) = (self.graph.len(), self.graph.words());
+        s.clique.clear();
+        s.clique.extend_from_slice(&node.clique);
+        let d = s.clique.len();
+        s.reserve(d, n, words);
+        s.sets[d * words..(d + 1) * words].copy_from_slice(&node.candidates);
+    }
+
+    fn save(&self, s: &State) -> Node {
+        let words = self.graph.words();
+        let d = s.clique.len();
+        Node {
+            clique: s.clique.clone(),
+            candidates: s.sets[d * words..(d + 1) * words].to_vec(),
+        }
+    }
+
+    #[inline]
+    fn moves(&self, s: &mut State) -> u32 {
+        let (n, words) = (self.graph.len(), self.graph.words());
+        let d = s.clique.len();
+        let graph = &self.graph;
+        let set = &s.sets[d * words..(d + 1) * words];
+        let row = |v| graph.row(v);
+        let (order, colours) = (
+            &mut s.order[d * n..(d + 1) * n],
+            &mut s.colours[d * n..(d + 1) * n],
+        );
+        // Graphs of up to 2,048 vertices (keller5's 776 and p_hat1500-1's
+        // 1,500 among them) get a colouring compiled for their width:
+        // p_hat1500-1 (24 words) took 0.873 s with it, 1.096 s without
+        // (`README.md`).
+        let len = by_width!(
+            words,
+            colour_classes_fixed(set, row, order, colours),
+            colour_classes(set, row, &mut s.left, &mut s.class, order, colours)
+        ) as u32;
+        if s.recolour > 0 {
+            recolour(
+                graph,
+                s.recolour,
+                order,
+                colours,
+                len as usize,
+                &mut s.classes,
+            );
+        }
+        s.lens[d] = len;
+        s.stops[d] = 0;
+        len
+    }
+
+    /// [`Problem::moves`], ended before the candidates whose colour cannot
+    /// reach `floor`. A candidate of the lowest colour that can is given
+    /// a colour that cannot (its move is not taken) when MaxSAT reasoning
+    /// shows that its neighbours cannot fill the classes below it
+    /// (`maxsat.rs`).
+    #[inline]
+    fn moves_above(&self, s: &mut State, floor: u64) -> u32 {
+        let len = self.moves(s);
+        if s.recolour > 0 {
+            return len;
+        }
+        let (n, words) = (self.graph.len(), self.graph.words());
+        let d = s.clique.len();
+        let colours = &mut s.colours[d * n..d * n + len as usize];
+        // The colours that cannot reach the floor: d + c < floor.
+        let low = floor.saturating_sub(d as u64 + 1).min(u64::from(u32::MAX)) as u32;
+        let stop = colours.partition_point(|&c| c <= low);
+        s.stops[d] = stop as u32;
+        if !s.maxsat || stop == len as usize || colours[stop] > low + MAXSAT_REACH {
+            return len;
+        }
+        // The classes below the highest tested, as sets.
+        let top = (low + MAXSAT_REACH).min(colours[len as usize - 1]) as usize;
+        let order = &s.order[d * n..d * n + len as usize];
+        let classes = &mut s.sat_classes;
+        classes.clear();
+        classes.resize(top * words, 0);
+        for (&v, &c) in order.iter().zip(colours.iter()) {
+            if c as usize > top {
+                break;
+            }
+            classes[(c as usize - 1) * words + v as usize / 64] |= 1 << (v % 64);
+        }
+        for i in stop..len as usize {
+            let c = colours[i];
+            if c > low + MAXSAT_REACH {
+                break;
+            }
+            // The candidates of its move: its neighbours among the
+            // classes below its own (those of its own class are not).
+            let below = c as usize - 1;
+            let need = c - low;
+            let r = inconsistent(
+                classes,
+                below,
+                words,
+                self.graph.row(order[i] as usize),
+                |v| self.graph.row(v),
+                &mut s.sat,
+                need,
+            );
+            if r >= need {
+                // At most 1 + below - r <= low: it cannot reach the floor.
+                colours[i] = low;
+            }
+        }
+        len
+    }
+
+    #[inline]
+    fn next_move(&self, s: &State, left: &mut u32) -> Option<u32> {
+        (*left > s.stops[s.clique.len()]).then(|| {
+            *left -= 1;
+            *left
+        })
+    }
+
+    #[inline]
+    fn bound(&self, s: &State, &i: &u32) -> u64 {
+        let d = s.clique.len();
+        (d + s.colours[d * self.graph.len() + i as usize] as usize) as u64
+    }
+
+    #[inline]
+    fn apply(&self, s: &mut State, &i: &u32) {
+        let (n, words) = (self.graph.len(), self.graph.words());
+        let d = s.clique.len();
+        s.reserve(d + 1, n, words);
+        let at = d * n;
+        let v = s.order[at + i as usize] as usize;
+        let (here, below) = s.sets.split_at_mut((d + 1) * words);
+        let child = &mut below[..words];
+        for ((c, p), r) in child
+            .iter_mut()
+            .zip(&here[d * words..])
+            .zip(self.graph.row(v))
+        {
+            *c = p & r;
+        }
+        // The candidates its earlier siblings took (after it in the
+        // colouring) are not its.
+        for &u in &s.order[at + i as usize + 1..at + s.lens[d] as usize] {
+            child[u as usize / 64] &= !(1 << (u % 64));
+        }
+        s.clique.push(v as u32);
+    }
+
+    #[inline]
+    fn undo(&self, s: &mut State, _: &u32) {
+        s.clique.pop();
+    }
+
+    #[inline]
+    fn solution_weight(&self, s: &State) -> u64 {
+        u64::from(s.counts && !s.clique.is_empty())
+    }
+
+    /// A clique with no candidate left: a maximum clique is one (a
+    /// candidate would make a larger clique), and reporting only these
+    /// spares the incumbent an improvement at every step of a dive.
+    #[inline]
+    fn objective(&self, s: &State) -> Option<u64> {
+        let (d, words) = (s.clique.len(), self.graph.words());
+        s.sets[d * words..(d + 1) * words]
+            .iter()
+            .all(|&w| w == 0)
+            .then_some(d as u64)
+    }
+
+    fn render(&self, s: &State, out: &mut String) {
+        self.render_clique(&s.clique, out);
+    }
+
+    /// Pullan and Hoos's dynamic local search (`local.rs`): odd seeds
+    /// restart each climb from a random vertex, even ones keep penalties
+    /// (a delay of 2), as the two suit different graphs.
+    fn heuristic(&self, effort: u64, seed: u64) -> Option<(u64, String)> {
+        let delay = if seed % 2 == 1 { 1 } else { 2 };
+        let found = local::search(&self.graph, effort, seed, delay, usize::MAX)?;
+        let mut text = String::new();
+        self.render_clique(&found.clique, &mut text);
+        Some((found.clique.len() as u64, text))
+    }
+}
