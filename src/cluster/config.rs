@@ -76,8 +76,9 @@ pub struct RunConfig {
     /// (`StealRequest`), one at a time, before it asks its master; 0:
     /// none, every steal goes through the master (see
     /// `cluster/README.md`, "Direct steals"). `None` (the default):
-    /// [`DEFAULT_DIRECT_STEALS`], or none with checkpoints, which cannot
-    /// have them ([`RunConfig::steal_tries`]).
+    /// [`DEFAULT_DIRECT_STEALS`] in a run of one group; none in a run of
+    /// groups, or with checkpoints, which cannot have them
+    /// ([`RunConfig::steal_tries`]).
     pub(crate) direct_steals: Option<u32>,
     /// When the input was parsed: `wall_s` counts from here [default: when
     /// the configuration was made].
@@ -254,10 +255,16 @@ impl RunConfig {
     }
 
     /// The direct steals a rank makes before it asks its master:
-    /// [`RunConfig::direct_steals`], or by default
-    /// [`DEFAULT_DIRECT_STEALS`] without checkpoints and none with them.
-    pub(crate) fn steal_tries(&self) -> u32 {
-        let default = if self.checkpoint.is_some() {
+    /// [`RunConfig::direct_steals`], or by default [`DEFAULT_DIRECT_STEALS`]
+    /// in a run of one group, and none in a run of groups (`grouped`) or
+    /// with checkpoints. In groups a rank is hungry at its first idle
+    /// worker, and its steals cost the ranks it asks and its master more
+    /// than they bring: simulated UTS T1XXL on 1,024 ranks of 16 threads
+    /// (33 groups) ran at 0.650 of its ideal with 2, the group masters 90 %
+    /// busy and ten times the messages, and at 0.897 with none
+    /// (`bench-results/sim-groups.jsonl`, rows `69870bf`).
+    pub(crate) fn steal_tries(&self, grouped: bool) -> u32 {
+        let default = if self.checkpoint.is_some() || grouped {
             0
         } else {
             DEFAULT_DIRECT_STEALS
@@ -445,6 +452,16 @@ impl RunConfig {
 #[cfg(test)]
 mod test {
     use super::*;
+
+    #[test]
+    fn direct_steals_by_default_in_one_group_only() {
+        let config = RunConfig::new(Mode::Count);
+        assert_eq!(config.steal_tries(false), DEFAULT_DIRECT_STEALS);
+        assert_eq!(config.steal_tries(true), 0);
+        // Asked for, a run of groups has them too.
+        assert_eq!(config.clone().direct_steals(3).steal_tries(true), 3);
+        assert_eq!(config.direct_steals(0).steal_tries(false), 0);
+    }
 
     #[test]
     fn a_rank_of_t_threads_counts_as_the_square_root_of_t_workers_up_to_a_cap() {

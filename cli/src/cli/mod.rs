@@ -117,7 +117,8 @@ pub struct SearchArgs {
     pub group_size: Option<u32>,
     /// Ranks of its group that a rank whose work runs out asks for work
     /// itself, one at a time, before it asks its master; 0: none [default:
-    /// 2, or 0 with --checkpoint or --resume]
+    /// 2 in one group, 0 in a run of groups or with --checkpoint or
+    /// --resume]
     #[arg(long, value_name = "K", value_parser = clap::value_parser!(u32).range(0..=64))]
     pub direct_steals: Option<u32>,
 }

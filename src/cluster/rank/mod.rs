@@ -220,7 +220,7 @@ impl<P: Problem, W: Workers<P::Node>> RankState<P, W> {
             report,
             track_units,
         )
-        .with_direct_steals(config.steal_tries())
+        .with_direct_steals(config.steal_tries(layout.grouped()))
     }
 
     /// With direct steals: ranks of its group this rank asks for work

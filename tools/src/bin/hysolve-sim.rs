@@ -130,7 +130,7 @@ fn command() -> Command {
                 .value_name("K")
                 .value_parser(value_parser!(u32).range(0..=64))
                 .conflicts_with_all(["checkpoint", "resume"])
-                .help("Ranks of its group a dry or hungry rank asks for work itself, one at a time, before it asks its master; 0: none [default: 2, 0 with checkpoints]; not with checkpoints"),
+                .help("Ranks of its group a dry or hungry rank asks for work itself, one at a time, before it asks its master; 0: none [default: 2 in one group, 0 in a run of groups or with checkpoints]; not with checkpoints"),
         )
         .arg(
             Arg::new("message-ns")
