@@ -171,7 +171,7 @@ impl Checkpoint {
         if c.format == "hysolve-checkpoint-1" {
             return Err(unreadable(
                 "a checkpoint of an older hysolve (format 1), which this one cannot resume: \
-                 run the job again without --resume"
+                 run the job again from the start"
                     .into(),
             ));
         }

@@ -234,7 +234,7 @@ pub fn simulate<P: Problem>(problem: &Arc<P>, config: &SimConfig) -> Result<SimR
         && rank >= config.ranks
     {
         return Err(SimError::Config(format!(
-            "--kill names rank {rank}, but the run has {} ranks",
+            "the rank to kill is rank {rank}, but the run has {} ranks",
             config.ranks
         )));
     }
