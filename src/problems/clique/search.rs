@@ -441,3 +441,25 @@ impl Problem for Clique {
         Some((found.clique.len() as u64, text))
     }
 }
+
+#[cfg(test)]
+mod test {
+    use crate::engine::optimum;
+    use crate::problems::clique::{Clique, families, parse_solution};
+
+    /// The look ahead (with the MaxSAT cut) finds the clique number the
+    /// plain colouring finds, and a clique of that size.
+    #[test]
+    fn the_look_ahead_keeps_the_optimum() {
+        for (n, p, seed) in [(60, 0.5, 1), (80, 0.7, 2), (90, 0.85, 3), (130, 0.6, 4)] {
+            let g = families::random(n, p, seed).unwrap();
+            let (_, plain) = optimum(&Clique::new(&g, "g").maxsat(false));
+            let (_, best) = optimum(&Clique::new(&g, "g"));
+            let (size, text) = best.unwrap();
+            assert_eq!(Some(size), plain.map(|(s, _)| s), "n {n}, p {p}");
+            let vertices = parse_solution(&text).unwrap();
+            assert_eq!(vertices.len() as u64, size);
+            assert!(g.is_clique(&vertices));
+        }
+    }
+}
