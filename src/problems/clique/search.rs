@@ -351,7 +351,30 @@ impl Problem for Clique {
                         0
                     );
                     let top = if k == 0 { 0 } else { s.child_colours[k - 1] };
-                    if top < low {
+                    // A child whose colouring just reaches the floor is
+                    // cut where MaxSAT reasoning on its classes, whole,
+                    // finds one inconsistent set (CliSAT's SAT filter):
+                    // a third fewer nodes in the same time. Children a
+                    // colour above it too (two sets) cut more nodes, at
+                    // more time (brock400_4 1.07).
+                    let sat = top == low && {
+                        let classes = &mut s.sat_classes;
+                        classes.clear();
+                        classes.resize(top as usize * words, 0);
+                        for (&u, &cu) in s.child_order[..k].iter().zip(&s.child_colours[..k]) {
+                            classes[(cu as usize - 1) * words + u as usize / 64] |= 1 << (u % 64);
+                        }
+                        inconsistent(
+                            classes,
+                            top as usize,
+                            words,
+                            child,
+                            |u| self.graph.row(u),
+                            &mut s.sat,
+                            1,
+                        ) >= 1
+                    };
+                    if top < low || sat {
                         colours[i] = low;
                     } else {
                         ahead.at[i] = (ahead.order.len() as u32, k as u32);
