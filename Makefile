@@ -16,7 +16,7 @@ MPIRUN := mpirun --oversubscribe --bind-to none
 TEST_PROFILE := testing
 TESTING := --profile $(TEST_PROFILE)
 
-.PHONY: cli-reference all deps deps-build build run test check test-scheduler lint lint-clippy no-mpi aarch64 bench bench-deps bench-clique bench-ranks sweep sim-validate sim-sweep pingpong latency verify clean
+.PHONY: cli-reference all deps deps-build build run test check test-scheduler lint lint-clippy no-mpi aarch64 bench bench-deps bench-clique bench-clisat bench-ranks sweep sim-validate sim-sweep pingpong latency verify clean
 
 all: build
 
@@ -256,7 +256,8 @@ latency: build target/bench-c/mpi-pingpong
 # split against one thread). The graphs are made by the generator, into
 # target/bench-graphs. Then the DIMACS challenge graphs (below): ours
 # beside cliquer where it finishes, every one in 1x1 and 1x2, and our
-# nodes beside MCSa1's published colourings. About 15 minutes.
+# nodes beside MCSa1's published colourings; first `bench-clisat` (below).
+# About 21 minutes.
 GRAPHS := target/bench-graphs
 # The DIMACS challenge graphs of ../shared/data/clique (README there): all
 # of them in 1x1 and 1x2, and those cliquer finishes in seconds beside it.
@@ -265,11 +266,33 @@ DIMACS := $(GRAPHS)/dimacs
 DIMACS_ALL := $(shell printf '$(DIMACS)/%s.clq,' brock400_4 gen400_p0.9_75 p_hat1500-1 p_hat300-3 MANN_a27 \
   gen200_p0.9_44 p_hat700-1 gen200_p0.9_55 p_hat300-2 brock200_4 hamming8-4 C125.9 keller4 p_hat300-1 brock200_2 | sed 's/,$$//')
 DIMACS_PEER := $(shell printf '$(DIMACS)/%s.clq,' brock200_2 p_hat300-1 keller4 hamming8-4 p_hat700-1 C125.9 | sed 's/,$$//')
+# Maximum clique beside CliSAT (San Segundo et al. 2023, the public-domain
+# binary in ../shared/peers/clisat; tools/peers/clisat-json), on the 15
+# DIMACS graphs of ../shared/data/clique, medians of 3: ours on one thread
+# interleaved with CliSAT in its degree order (1) and colour order (2),
+# then ours on two threads (the speedup over the first), into
+# bench-results/clique-clisat.csv, and the table (tools/clique-clisat.awk).
+# Skipped, with a line saying so, where ../shared holds no CliSAT. About
+# 5 minutes on 2 cores after the build (CliSAT's degree order takes 50 s
+# of brock400_4 a run).
+CLISAT := ../shared/peers/clisat/CliSAT
+bench-clisat: build
+	@mkdir -p $(DIMACS)
+	@if [ -x $(CLISAT) ]; then \
+	  for f in $(SHARED_CLIQUE)/*.clq.gz; do gunzip -c $$f > $(DIMACS)/$$(basename $$f .gz); done && \
+	  $(BENCH) --reps 3 --configs 1x1 --out bench-results/clique-clisat.csv \
+	    --bin "target/release/hysolve,tools/peers/clisat-json,CLISAT_ORDERING=2 tools/peers/clisat-json" \
+	    --problem "clique {}" --values $(DIMACS_ALL) && \
+	  $(BENCH) --reps 3 --configs 1x2 --out bench-results/clique-clisat.csv --problem "clique {}" \
+	    --values $(DIMACS_ALL) && \
+	  awk -f tools/clique-clisat.awk bench-results/clique-clisat.csv; \
+	else echo "bench-clisat: skipped: no CliSAT binary at $(CLISAT) (../shared/peers/clisat)"; fi
+
 # The peers `make bench` runs beside us and `make test` does not need.
 bench-deps:
 	@BENCH_PEERS=1 $(DEPS_SH)
 
-bench-clique: build
+bench-clique: build bench-clisat
 	@mkdir -p $(GRAPHS)
 	for s in 1 2 3; do $(BIN) generate clique random 200 0.75 --seed $$s --out $(GRAPHS)/g200-0.75-$$s.col; done
 	$(BIN) generate clique random 200 0.9 --seed 1 --out $(GRAPHS)/g200-0.9-1.col

@@ -97,7 +97,8 @@ impl Clique {
     /// the moves of the lowest colour that can reach the incumbent
     /// (`maxsat.rs`): fewer nodes and less time on every shared graph but
     /// the MANN ones, whose colourings hold over a hundred classes
-    /// (`README.md`).
+    /// (`README.md`). The look ahead (each move's child coloured before
+    /// it is taken, `search.rs`) goes with it.
     pub fn maxsat(mut self, on: bool) -> Clique {
         self.maxsat = on;
         self
