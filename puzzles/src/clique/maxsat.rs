@@ -57,6 +57,27 @@ pub(super) struct Scratch {
     narrowed: Vec<u64>,
 }
 
+/// The classes 1 to `top` of a colouring (`order` with its `colours`,
+/// ascending) as [`inconsistent`] takes them: class `c` as a set of
+/// `words` words at `classes[(c - 1) * words..]`.
+#[inline]
+pub(super) fn classes_as_sets(
+    classes: &mut Vec<u64>,
+    order: &[u32],
+    colours: &[u32],
+    top: usize,
+    words: usize,
+) {
+    classes.clear();
+    classes.resize(top * words, 0);
+    for (&v, &c) in order.iter().zip(colours) {
+        if c as usize > top {
+            break;
+        }
+        classes[(c as usize - 1) * words + v as usize / 64] |= 1 << (v % 64);
+    }
+}
+
 /// Disjoint inconsistent sets of the `k` colour classes in `classes`
 /// restricted to `mask` (class `c` at `classes[c * words..]`, each an
 /// independent set of the graph whose neighbourhoods `row` gives; an

@@ -9,7 +9,7 @@
 //! siblings, so every clique lies under exactly one path.
 
 use super::colour::{colour_classes, colour_classes_fixed};
-use super::maxsat::{Scratch, inconsistent};
+use super::maxsat::{Scratch, classes_as_sets, inconsistent};
 use super::recolour::recolour;
 use super::{Clique, local};
 use hysolve::{Mode, Problem};
@@ -285,14 +285,7 @@ impl Problem for Clique {
             // The classes below the highest tested, as sets.
             let top = (low.saturating_add(MAXSAT_REACH)).min(colours[len as usize - 1]) as usize;
             let classes = &mut s.sat_classes;
-            classes.clear();
-            classes.resize(top * words, 0);
-            for (&v, &c) in order.iter().zip(colours.iter()) {
-                if c as usize > top {
-                    break;
-                }
-                classes[(c as usize - 1) * words + v as usize / 64] |= 1 << (v % 64);
-            }
+            classes_as_sets(classes, order, colours, top, words);
             for i in stop..len as usize {
                 let c = colours[i];
                 if c > low.saturating_add(MAXSAT_REACH) {
@@ -359,11 +352,8 @@ impl Problem for Clique {
                     // more time (brock400_4 1.07).
                     let sat = top == low && {
                         let classes = &mut s.sat_classes;
-                        classes.clear();
-                        classes.resize(top as usize * words, 0);
-                        for (&u, &cu) in s.child_order[..k].iter().zip(&s.child_colours[..k]) {
-                            classes[(cu as usize - 1) * words + u as usize / 64] |= 1 << (u % 64);
-                        }
+                        let (order, colours) = (&s.child_order[..k], &s.child_colours[..k]);
+                        classes_as_sets(classes, order, colours, top as usize, words);
                         inconsistent(
                             classes,
                             top as usize,
