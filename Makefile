@@ -285,7 +285,7 @@ bench-clisat: build
 	    --problem "clique {}" --values $(DIMACS_ALL) && \
 	  $(BENCH) --reps 3 --configs 1x2 --out bench-results/clique-clisat.csv --problem "clique {}" \
 	    --values $(DIMACS_ALL) && \
-	  awk -f tools/clique-clisat.awk bench-results/clique-clisat.csv; \
+	  awk -f tools/csv.awk -f tools/clique-clisat.awk bench-results/clique-clisat.csv; \
 	else echo "bench-clisat: skipped: no CliSAT binary at $(CLISAT) (../shared/peers/clisat)"; fi
 
 # The peers `make bench` runs beside us and `make test` does not need.
@@ -311,7 +311,7 @@ bench-clique: build bench-clisat
 	  --values $(DIMACS_ALL)
 	@echo "Our nodes (1x1, the last run of bench-results/clique-dimacs.csv) beside MCSa1's colourings"
 	@echo "(published, not measured here: bench-results/clique-mcsa1-published.csv names the source and machine):"
-	@awk -f tools/clique-mcsa1.awk bench-results/clique-mcsa1-published.csv bench-results/clique-dimacs.csv
+	@awk -f tools/csv.awk -f tools/clique-mcsa1.awk bench-results/clique-mcsa1-published.csv bench-results/clique-dimacs.csv
 
 bench: build bench-deps bench-ranks bench-clique target/bench-c/queens target/bench-c/dlx target/bench-c/pack target/bench-c/pack3 target/bench-c/langford
 	$(CARGO) build --release -p hysolve --example custom_problem

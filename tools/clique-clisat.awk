@@ -1,21 +1,10 @@
 # Our nodes and times beside CliSAT's steps and times, for `make bench-clisat`:
-# awk -f tools/clique-clisat.awk bench-results/clique-clisat.csv
+# awk -f tools/csv.awk -f tools/clique-clisat.awk bench-results/clique-clisat.csv
 # Of hysolve-bench's CSV, the last row of each graph, binary and
 # configuration is printed: ours on one thread (nodes, median s), on two
 # (median s, and the speedup: one thread's median over two's), CliSAT in degree order (1) and colour order (2)
 # (steps, median s), and CliSAT's better time over ours on one thread.
-# Fields are split by hand: quoted fields hold commas.
-function csv(line, f,    n, i, c, q, cur) {
-    n = 0; cur = ""; q = 0
-    for (i = 1; i <= length(line); i++) {
-        c = substr(line, i, 1)
-        if (c == "\"") q = !q
-        else if (c == "," && !q) { f[++n] = cur; cur = "" }
-        else cur = cur c
-    }
-    f[++n] = cur
-    return n
-}
+# Fields are split by tools/csv.awk's csv(), given first with -f.
 FNR == 1 { next }
 {
     csv($0, r)

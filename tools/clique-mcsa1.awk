@@ -1,19 +1,8 @@
 # Our nodes beside MCSa1's published colourings, for `make bench-clique`:
-# awk -f tools/clique-mcsa1.awk bench-results/clique-mcsa1-published.csv bench-results/clique-dimacs.csv
+# awk -f tools/csv.awk -f tools/clique-mcsa1.awk bench-results/clique-mcsa1-published.csv bench-results/clique-dimacs.csv
 # The first file gives the published figures by graph; of the second
 # (hysolve-bench's CSV), the last 1x1 row of each graph is printed beside
-# them. Fields are split by hand: quoted fields hold commas.
-function csv(line, f,    n, i, c, q, cur) {
-    n = 0; cur = ""; q = 0
-    for (i = 1; i <= length(line); i++) {
-        c = substr(line, i, 1)
-        if (c == "\"") q = !q
-        else if (c == "," && !q) { f[++n] = cur; cur = "" }
-        else cur = cur c
-    }
-    f[++n] = cur
-    return n
-}
+# them. Fields are split by tools/csv.awk's csv(), given first with -f.
 FNR == 1 { next }
 NR == FNR { csv($0, p); colourings[p[1]] = p[3]; seconds[p[1]] = p[4]; next }
 {
