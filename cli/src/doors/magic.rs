@@ -49,31 +49,13 @@ impl Puzzle for Door {
     }
 
     fn build(args: Args, _mode: Mode) -> Result<Box<dyn Job>, PuzzleError> {
-        let problem = match (args.file, args.empty) {
-            (Some(path), _) => Magic::from_file(&path, args.distinct)?,
-            (None, Some(n)) => {
-                let given = Given::empty(n as usize)?;
-                Magic::new(given, format!("empty-{n}"), args.distinct)?
-            }
-            (None, None) => {
-                return Err(PuzzleError::Argument(
-                    "magic: give a square file or --empty N".into(),
-                ));
-            }
-        };
-        let note = problem
-            .contradiction()
-            .map(|why| format!("no completion: {why}"));
-        let five = problem.given().n == 5;
-        match args.by.unwrap_or(if five { By::Lines } else { By::Cells }) {
-            By::Cells => Ok(job(problem, note)),
-            By::Lines => {
-                let name = problem.name().to_owned();
-                let given = problem.given().clone();
-                let lines = Lines::new(given, name, args.distinct)?;
-                Ok(job(lines, note))
-            }
-        }
+        build(args).map_err(|e| {
+            e.option("distinct", "--distinct", "use --empty N").option(
+                "lines",
+                "the line solver",
+                "use --by cells",
+            )
+        })
     }
 
     fn format() -> Option<Format> {
@@ -85,6 +67,35 @@ impl Puzzle for Door {
             legend: &[],
             numbers: None,
         })
+    }
+}
+
+/// The search `args` ask for, its errors in the library's words.
+fn build(args: Args) -> Result<Box<dyn Job>, PuzzleError> {
+    let problem = match (args.file, args.empty) {
+        (Some(path), _) => Magic::from_file(&path, args.distinct)?,
+        (None, Some(n)) => {
+            let given = Given::empty(n as usize)?;
+            Magic::new(given, format!("empty-{n}"), args.distinct)?
+        }
+        (None, None) => {
+            return Err(PuzzleError::Argument(
+                "magic: give a square file or --empty N".into(),
+            ));
+        }
+    };
+    let note = problem
+        .contradiction()
+        .map(|why| format!("no completion: {why}"));
+    let five = problem.given().n == 5;
+    match args.by.unwrap_or(if five { By::Lines } else { By::Cells }) {
+        By::Cells => Ok(job(problem, note)),
+        By::Lines => {
+            let name = problem.name().to_owned();
+            let given = problem.given().clone();
+            let lines = Lines::new(given, name, args.distinct)?;
+            Ok(job(lines, note))
+        }
     }
 }
 

@@ -52,7 +52,9 @@ impl Puzzle for Door {
     fn build(args: Args, _mode: Mode) -> Result<Box<dyn Job>, PuzzleError> {
         let set = PieceSet::load(&args.pieces)?;
         let figure = match (&args.board, &args.figure) {
-            (Some(spec), _) => Figure::parse_box(spec)?,
+            (Some(spec), _) => {
+                Figure::parse_box(spec).map_err(|e| e.option("box", "--board", ""))?
+            }
             (None, Some(spec)) => Figure::load(spec)?,
             (None, None) => {
                 return Err(PuzzleError::Argument(

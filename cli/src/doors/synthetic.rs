@@ -51,7 +51,10 @@ impl Puzzle for Door {
             needle: a.needle,
             work: a.work,
         };
-        tree.validate()?;
+        tree.validate().map_err(|e| {
+            e.option("dead_depth", "--dead-depth", "")
+                .option("min_depth", "--min-depth", "")
+        })?;
         Ok(job(tree, None))
     }
 }

@@ -67,7 +67,11 @@ impl Magic {
     ) -> Result<Magic, PuzzleError> {
         let n = given.n;
         if distinct && given.cells.iter().any(|&v| v != 0) {
-            return Err(PuzzleError::Instance("magic: --distinct counts squares up to symmetry, so nothing may be given (use --empty N)".to_owned()));
+            return Err(PuzzleError::Parameter {
+                puzzle: "magic",
+                param: "distinct",
+                problem: "counts squares up to symmetry, so nothing may be given".into(),
+            });
         }
         // Symmetry breaking: the top-left corner is the smallest corner, and
         // the top-right one is smaller than the bottom-left one. Of the 8

@@ -51,16 +51,18 @@ impl Figure {
             .map(|s| s.parse::<usize>().ok().filter(|&v| v >= 1))
             .collect::<Option<_>>()
             .filter(|v: &Vec<usize>| v.len() == 2 || v.len() == 3)
-            .ok_or_else(|| {
-                PuzzleError::Argument(format!(
-                    "--board '{spec}': expected WxH or WxHxD with sizes of 1 or more"
-                ))
+            .ok_or_else(|| PuzzleError::Parameter {
+                puzzle: "pack",
+                param: "box",
+                problem: format!("'{spec}': expected WxH or WxHxD with sizes of 1 or more"),
             })?;
         let (w, h, d) = (sizes[0], sizes[1], sizes.get(2).copied().unwrap_or(1));
         if w.saturating_mul(h).saturating_mul(d) > MAX_BOX {
-            return Err(PuzzleError::Argument(format!(
-                "--board '{spec}': more than {MAX_BOX} cells"
-            )));
+            return Err(PuzzleError::Parameter {
+                puzzle: "pack",
+                param: "box",
+                problem: format!("'{spec}': more than {MAX_BOX} cells"),
+            });
         }
         Ok(Figure {
             name: spec.to_owned(),

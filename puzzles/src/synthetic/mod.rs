@@ -79,16 +79,18 @@ impl Synthetic {
     /// Refuses parameters out of range (depths past their maxima).
     pub fn validate(&self) -> Result<(), PuzzleError> {
         if self.dead_depth > MAX_DEAD_DEPTH {
-            return Err(PuzzleError::Argument(format!(
-                "synthetic: --dead-depth must be at most {MAX_DEAD_DEPTH}, got {}",
-                self.dead_depth
-            )));
+            return Err(PuzzleError::Parameter {
+                puzzle: "synthetic",
+                param: "dead_depth",
+                problem: format!("must be at most {MAX_DEAD_DEPTH}, got {}", self.dead_depth),
+            });
         }
         if self.min_depth > MAX_MIN_DEPTH {
-            return Err(PuzzleError::Argument(format!(
-                "synthetic: --min-depth must be at most {MAX_MIN_DEPTH}, got {}",
-                self.min_depth
-            )));
+            return Err(PuzzleError::Parameter {
+                puzzle: "synthetic",
+                param: "min_depth",
+                problem: format!("must be at most {MAX_MIN_DEPTH}, got {}", self.min_depth),
+            });
         }
         Ok(())
     }

@@ -160,14 +160,19 @@ impl Lines {
         distinct: bool,
     ) -> Result<Lines, PuzzleError> {
         if given.n != 5 {
-            return Err(PuzzleError::Argument(format!(
-                "magic: the line solver fills 5x5 squares only, this one is {0}x{0} (use --by cells)",
-                given.n
-            )));
+            return Err(PuzzleError::Parameter {
+                puzzle: "magic",
+                param: "lines",
+                problem: format!("fills 5x5 squares only, this one is {0}x{0}", given.n),
+            });
         }
         let empty = given.cells.iter().all(|&v| v == 0);
         if distinct && !empty {
-            return Err(PuzzleError::Instance("magic: --distinct counts squares up to symmetry, so nothing may be given (use --empty N)".to_owned()));
+            return Err(PuzzleError::Parameter {
+                puzzle: "magic",
+                param: "distinct",
+                problem: "counts squares up to symmetry, so nothing may be given".into(),
+            });
         }
         let taken = numbers(given.cells.iter().copied());
         let ok: [u64; 25] = std::array::from_fn(|c| match given.cells[c] {
