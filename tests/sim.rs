@@ -4,9 +4,9 @@
 
 use crate::common;
 
-use hysolve::Mode;
 use hysolve::advanced::sequential;
 use hysolve::advanced::sim::{SimConfig, SimError, SimReport, simulate};
+use hysolve::{Mode, RunConfig};
 use hysolve_puzzles::queens::Queens;
 use hysolve_puzzles::uts::Uts;
 use hysolve_puzzles::uts::params::Params;
@@ -24,27 +24,41 @@ const T1: (u64, u64) = (3_305_118, 4_130_071);
 /// UTS T3: 4,112,897 nodes, 3,599,034 leaves (Olivier et al.).
 const T3: (u64, u64) = (3_599_034, 4_112_897);
 
+/// `ranks` x `threads` in `mode`, a node costing `node_ns`, on the
+/// cluster interconnect.
+fn sim_config(mode: Mode, ranks: usize, threads: usize, node_ns: u64) -> SimConfig {
+    SimConfig::new(ranks, RunConfig::new(mode).threads(threads), node_ns)
+}
+
+/// A field of the report, as `hysolve-sim --json` gives it.
+fn field(r: &SimReport, name: &str) -> serde_json::Value {
+    serde_json::to_value(r).unwrap()[name].clone()
+}
+
 fn counts(r: &SimReport) -> (u64, u64) {
     (r.solutions, r.nodes)
 }
 
 /// The report without the one field that may differ between two runs.
 fn fixed(r: &SimReport) -> String {
-    let mut r = r.clone();
-    r.simulated_in_s = 0.0;
-    format!("{r:?}")
+    let mut v = serde_json::to_value(r).unwrap();
+    v["simulated_in_s"] = 0.0.into();
+    v.to_string()
 }
 
 #[test]
 fn t1_is_exact_on_2_and_1024_simulated_ranks() {
     let tree = t1();
     for (ranks, threads) in [(1, 1), (2, 1), (1024, 1), (16, 16)] {
-        let r = simulate(&tree, &SimConfig::new(ranks, threads, 30)).unwrap();
+        let r = simulate(&tree, &sim_config(Mode::Count, ranks, threads, 30)).unwrap();
         assert_eq!(counts(&r), T1, "{ranks}x{threads}");
-        assert_eq!(r.workers, ranks * threads);
+        assert_eq!(field(&r, "workers"), ranks * threads);
         assert!(r.predicted_s > 0.0 && r.efficiency > 0.0 && r.efficiency <= 1.0 + 1e-9);
         if ranks > 1 {
-            assert!(r.master_messages > 0 && r.master_received > 0);
+            assert!(
+                field(&r, "master")["messages_sent"].as_u64().unwrap() > 0
+                    && field(&r, "master_received").as_u64() > Some(0)
+            );
         }
     }
 }
@@ -54,7 +68,7 @@ fn t1_is_exact_on_64x2_under_8_jittered_seeds_and_a_seed_repeats_exactly() {
     let tree = t1();
     let mut times = Vec::new();
     for seed in 1..=8 {
-        let mut config = SimConfig::new(64, 2, 30);
+        let mut config = sim_config(Mode::Count, 64, 2, 30);
         config.seed = seed;
         config.jitter = 2.0;
         let r = simulate(&tree, &config).unwrap();
@@ -74,10 +88,10 @@ fn t1_is_exact_on_64x2_under_8_jittered_seeds_and_a_seed_repeats_exactly() {
 /// A schedule where asks and work cross often: a slow network (ethernet)
 /// jittered by up to 4 times each delay, ranks hungry at one idle worker.
 fn crossing(ranks: usize, threads: usize, seed: u64) -> SimConfig {
-    let mut config = SimConfig::new(ranks, threads, 30);
+    let mut config = sim_config(Mode::Count, ranks, threads, 30);
     config.seed = seed;
     config.jitter = 4.0;
-    config.hunger = Some(1);
+    config.run = config.run.clone().hunger(1);
     config.network = hysolve::advanced::sim::Network::named("ethernet").unwrap();
     config
 }
@@ -95,10 +109,10 @@ fn hungry_ranks_keep_the_count_exact_under_32_jittered_seeds() {
     for seed in 1..=32 {
         let mut config = crossing(4, 2, seed);
         // Hungry ranks that ask the master, not their peers first.
-        config.direct_steals = Some(0);
+        config.run = config.run.clone().direct_steals(0);
         let r = simulate(&tree, &config).unwrap();
         assert_eq!(counts(&r), T1, "seed {seed}");
-        hungers += r.master.hungers;
+        hungers += field(&r, "master")["hungers"].as_u64().unwrap();
     }
     assert!(hungers > 1000, "{hungers} hungers handled");
 }
@@ -113,11 +127,11 @@ fn hungry_ranks_keep_the_count_exact_under_32_jittered_seeds() {
 fn groups_keep_the_count_exact_at_scale_and_under_32_jittered_seeds() {
     let tree = t1();
     for (ranks, threads, group) in [(1024, 1, 32), (4096, 4, 64), (8, 2, 3)] {
-        let mut config = SimConfig::new(ranks, threads, 30);
-        config.group_size = Some(group);
+        let mut config = sim_config(Mode::Count, ranks, threads, 30);
+        config.run = config.run.clone().group_size(group);
         let r = simulate(&tree, &config).unwrap();
         assert_eq!(counts(&r), T1, "{ranks}x{threads} in groups of {group}");
-        assert_eq!(r.groups, 1 + (ranks - 1).div_ceil(group));
+        assert_eq!(field(&r, "groups"), 1 + (ranks - 1).div_ceil(group));
     }
     // T3, binomial: its work must be stolen, across groups too.
     let (p3, _) = Params::named("T3").unwrap();
@@ -125,11 +139,14 @@ fn groups_keep_the_count_exact_at_scale_and_under_32_jittered_seeds() {
     let mut crossed = 0;
     for seed in 1..=32 {
         let mut config = crossing(64, 2, seed);
-        config.group_size = Some(if seed % 2 == 0 { 4 } else { 5 });
+        config.run = config
+            .run
+            .clone()
+            .group_size(if seed % 2 == 0 { 4 } else { 5 });
         let r = simulate(&t3, &config).unwrap();
         assert_eq!(counts(&r), T3, "seed {seed}");
         // Donations the root routed between groups.
-        crossed += r.master.donations_routed;
+        crossed += field(&r, "master")["donations_routed"].as_u64().unwrap();
     }
     assert!(crossed > 0, "no donation crossed groups in 32 seeds");
 }
@@ -149,20 +166,27 @@ fn every_mode_gives_the_real_answer_in_groups() {
         let (whole, _) = sequential(&*q, Mode::Count);
         for (ranks, threads, group) in [(8, 1, 3), (16, 2, 4)] {
             let what = format!("queens {n} on {ranks}x{threads} in groups of {group}");
-            let mut config = SimConfig::new(ranks, threads, 40);
-            config.group_size = Some(group);
-            let r = simulate(&q, &config).unwrap();
+            let config = |mode| {
+                let mut config = sim_config(mode, ranks, threads, 40);
+                config.run = config.run.clone().group_size(group);
+                config
+            };
+            let r = simulate(&q, &config(Mode::Count)).unwrap();
             assert_eq!((r.solutions, r.nodes), (all, whole.nodes), "{what}");
             for (mode, want) in [
                 (Mode::All, all),
                 (Mode::First, 1),
                 (Mode::Unique, all.min(2)),
             ] {
-                config.mode = mode;
+                let config = config(mode);
                 let r = simulate(&q, &config).unwrap_or_else(|e| panic!("{what}, {mode:?}: {e}"));
                 assert_eq!(r.solutions, want, "{what}, {mode:?}");
                 if expansion && mode != Mode::All {
-                    assert_eq!(r.master.prefixes_dealt, 0, "{what}, {mode:?}");
+                    assert_eq!(
+                        field(&r, "master")["prefixes_dealt"].as_u64().unwrap(),
+                        0,
+                        "{what}, {mode:?}"
+                    );
                 }
             }
         }
@@ -172,8 +196,8 @@ fn every_mode_gives_the_real_answer_in_groups() {
 #[test]
 fn a_slower_network_predicts_a_longer_run_with_the_same_counts() {
     let tree = t1();
-    let fast = simulate(&tree, &SimConfig::new(32, 1, 30)).unwrap();
-    let mut config = SimConfig::new(32, 1, 30);
+    let fast = simulate(&tree, &sim_config(Mode::Count, 32, 1, 30)).unwrap();
+    let mut config = sim_config(Mode::Count, 32, 1, 30);
     config.network = hysolve::advanced::sim::Network::ETHERNET;
     let slow = simulate(&tree, &config).unwrap();
     assert_eq!(counts(&fast), counts(&slow));
@@ -185,22 +209,19 @@ fn every_mode_gives_the_real_answer() {
     let q = Arc::new(Queens::new(9, false).unwrap());
     let (whole, _) = sequential(&*q, Mode::Count);
     for (ranks, threads) in [(1, 1), (3, 2), (8, 1)] {
-        let mut config = SimConfig::new(ranks, threads, 40);
-        let r = simulate(&q, &config).unwrap();
+        let config = |mode| sim_config(mode, ranks, threads, 40);
+        let r = simulate(&q, &config(Mode::Count)).unwrap();
         assert_eq!((r.solutions, r.nodes), (352, whole.nodes));
-        config.mode = Mode::All;
-        assert_eq!(simulate(&q, &config).unwrap().solutions, 352);
-        config.mode = Mode::First;
-        assert_eq!(simulate(&q, &config).unwrap().solutions, 1);
-        config.mode = Mode::Unique;
-        assert_eq!(simulate(&q, &config).unwrap().solutions, 2);
+        assert_eq!(simulate(&q, &config(Mode::All)).unwrap().solutions, 352);
+        assert_eq!(simulate(&q, &config(Mode::First)).unwrap().solutions, 1);
+        assert_eq!(simulate(&q, &config(Mode::Unique)).unwrap().solutions, 2);
     }
 }
 
 #[test]
 fn a_killed_rank_ends_the_run_naming_it() {
     let tree = t1();
-    let mut config = SimConfig::new(8, 2, 30);
+    let mut config = sim_config(Mode::Count, 8, 2, 30);
     let whole = simulate(&tree, &config).unwrap().predicted_s;
     config.kill = Some((5, whole * 0.3));
     match simulate(&tree, &config) {
@@ -536,22 +557,25 @@ fn direct_steals_keep_every_answer_exact_under_32_jittered_seeds() {
     let mut steals = 0;
     for seed in 1..=32 {
         let mut config = crossing(64, 2, seed);
-        config.direct_steals = Some(1 + (seed % 3) as u32);
-        config.group_size = Some(if seed % 2 == 0 { 0 } else { 5 });
+        config.run = config.run.clone().direct_steals(1 + (seed % 3) as u32);
+        config.run = config
+            .run
+            .clone()
+            .group_size(if seed % 2 == 0 { 0 } else { 5 });
         let r = simulate(&t3, &config).unwrap();
         assert_eq!(counts(&r), T3, "seed {seed}");
-        steals += r.master.steals;
+        steals += field(&r, "master")["steals"].as_u64().unwrap();
     }
     assert!(steals > 1000, "{steals} direct steals in one group");
     let q = Arc::new(Queens::new(9, false).unwrap());
     for group in [0, 4] {
-        let mut config = SimConfig::new(16, 2, 40);
-        config.group_size = Some(group);
-        config.direct_steals = Some(2);
-        assert_eq!(simulate(&q, &config).unwrap().solutions, 352);
+        let config = |mode| {
+            let run = RunConfig::new(mode).threads(2).group_size(group);
+            SimConfig::new(16, run.direct_steals(2), 40)
+        };
+        assert_eq!(simulate(&q, &config(Mode::Count)).unwrap().solutions, 352);
         for (mode, answer) in [(Mode::All, 352), (Mode::First, 1), (Mode::Unique, 2)] {
-            config.mode = mode;
-            assert_eq!(simulate(&q, &config).unwrap().solutions, answer);
+            assert_eq!(simulate(&q, &config(mode)).unwrap().solutions, answer);
         }
     }
 }

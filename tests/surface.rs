@@ -13,12 +13,15 @@
 
 use std::path::{Path, PathBuf};
 
-/// The most unrestricted `pub` lines the library may have: 778 before the
-/// puzzles left it and the surface was narrowed; lowered as it narrows.
-const MAX_PUB_LINES: usize = 298;
+/// The most unrestricted `pub` lines the library may have (issue 77: at
+/// most 250): 778 before the puzzles left it and the surface was
+/// narrowed, 298 before the reports (the simulator's, the master's, a
+/// checkpoint's, the round trips') kept their fields to the crate and
+/// gave their text (`Display`) and JSON instead; lowered as it narrows.
+const MAX_PUB_LINES: usize = 237;
 
-/// The most without the `sim` feature's files (issue 77: at most 250).
-const MAX_DEFAULT_PUB_LINES: usize = 250;
+/// The most without the `sim` feature's files.
+const MAX_DEFAULT_PUB_LINES: usize = 201;
 
 /// The files only the `sim` feature builds.
 fn sim_only(file: &Path) -> bool {

@@ -170,7 +170,7 @@ impl<P: Problem> Job for Typed<P> {
         adjust: &dyn Fn(&mut sim::Costs),
     ) -> Result<SimReport, SimError> {
         if let Some(budget) = calibrate {
-            let ns = self.node_ns(config.mode, budget).expect("a search");
+            let ns = self.node_ns(config.mode(), budget).expect("a search");
             config.costs = sim::Costs::with_node_ns(ns);
             adjust(&mut config.costs);
         }

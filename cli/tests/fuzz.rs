@@ -422,17 +422,18 @@ fn piece_sets_and_figures() {
 fn checkpoints() {
     let dir = tempfile::tempdir().unwrap();
     let identity = Checkpoint::identity("queens", "12", "count", "abc");
-    let valid = Checkpoint {
-        remaining: vec![
-            hysolve::advanced::Prefix::root().join(&[1, 2]),
-            hysolve::advanced::Prefix::root().join(&[3, 4]),
-        ],
-        units: 40,
-        nodes: 123,
-        solutions: 7,
-        elapsed_s: 2.5,
-        ..identity.clone()
-    };
+    // A checkpoint as a run writes it: the identity's fields and a run's.
+    let mut json = serde_json::to_value(&identity).unwrap();
+    json["remaining"] = serde_json::to_value([
+        hysolve::advanced::Prefix::root().join(&[1, 2]),
+        hysolve::advanced::Prefix::root().join(&[3, 4]),
+    ])
+    .unwrap();
+    json["units"] = 40.into();
+    json["nodes"] = 123.into();
+    json["solutions"] = 7.into();
+    json["elapsed_s"] = 2.5.into();
+    let valid: Checkpoint = serde_json::from_value(json).unwrap();
     let path = dir.path().join("seed.ckpt");
     valid.store(&path).unwrap();
     let seed = Seed {

@@ -29,39 +29,39 @@ const MAX_BYTES: u64 = 1 << 30;
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Checkpoint {
     /// The file format's name and version (`FORMAT`).
-    pub format: String,
+    pub(crate) format: String,
     /// What was being solved: problem name, instance, mode, and a digest of
     /// the problem's arguments and input files. A resume must match.
-    pub problem: String,
+    pub(crate) problem: String,
     /// The instance, as the problem names it.
-    pub instance: String,
+    pub(crate) instance: String,
     /// The mode (`count` or `all`).
-    pub mode: String,
+    pub(crate) mode: String,
     /// A digest of the problem's arguments and input files.
-    pub fingerprint: String,
+    pub(crate) fingerprint: String,
     /// Units not complete when the checkpoint was taken.
-    pub remaining: Vec<Prefix>,
+    pub(crate) remaining: Vec<Prefix>,
     /// Units in the whole run.
-    pub units: u64,
+    pub(crate) units: u64,
     /// Nodes and solutions of the complete units and of the expansion.
-    pub nodes: u64,
+    pub(crate) nodes: u64,
     /// Their solutions.
-    pub solutions: u64,
+    pub(crate) solutions: u64,
     /// The deepest node of the complete units, when the search knows it.
     #[serde(default)]
-    pub depth: Option<u64>,
+    pub(crate) depth: Option<u64>,
     /// `all` mode: solutions written, and the length of the solutions file
     /// (its `.partial` while the run goes on) holding exactly them.
-    pub written: u64,
+    pub(crate) written: u64,
     /// The length of the solutions file that holds them.
-    pub out_bytes: u64,
+    pub(crate) out_bytes: u64,
     /// Seconds of search before this checkpoint, over all resumed runs.
-    pub elapsed_s: f64,
+    pub(crate) elapsed_s: f64,
     /// Optimise mode: the best solution known when the checkpoint was
     /// taken (its objective and text); a resumed run prunes with it from
     /// the start and reports it if nothing beats it.
     #[serde(default)]
-    pub incumbent: Option<(u64, String)>,
+    pub(crate) incumbent: Option<(u64, String)>,
 }
 
 impl Checkpoint {

@@ -82,38 +82,10 @@ pub fn stats_table(o: &Outcome, anomaly: Option<Anomaly>) -> String {
         hysolve::advanced::simd::level(),
         hysolve::advanced::simd::detected()
     );
-    let _ = writeln!(
-        s,
-        "master: {} initial prefixes, {} messages sent to other ranks, {} work messages ({} prefixes dealt), {} Hungry handled, {} donation requests ({} donations of {} prefixes, victim to thief; {} messages held back behind one), {} direct steals ({} prefixes)",
-        m.initial_prefixes,
-        m.messages_sent,
-        m.work_messages,
-        m.prefixes_dealt,
-        m.hungers,
-        m.donation_requests,
-        m.donations_routed,
-        m.prefixes_returned,
-        m.held_back,
-        m.steals,
-        m.prefixes_stolen
-    );
+    let _ = writeln!(s, "master: {m}");
     for r in &o.reports {
         let Some(g) = &r.group else { continue };
-        let _ = writeln!(
-            s,
-            "group master on rank {}: {} messages sent to its ranks and the root, {} work messages ({} prefixes dealt), {} Hungry sent to the root, {} donation requests ({} donations of {} prefixes; {} messages held back behind one), {} direct steals ({} prefixes)",
-            r.rank,
-            g.messages_sent,
-            g.work_messages,
-            g.prefixes_dealt,
-            g.hungers,
-            g.donation_requests,
-            g.donations_routed,
-            g.prefixes_returned,
-            g.held_back,
-            g.steals,
-            g.prefixes_stolen
-        );
+        let _ = writeln!(s, "group master on rank {}: {g:#}", r.rank);
     }
     match anomaly {
         Some(a) => {
@@ -133,19 +105,10 @@ pub fn stats_table(o: &Outcome, anomaly: Option<Anomaly>) -> String {
             .iter()
             .map(|r| format!("rank {}: {}", r.rank, r.improvements_sent))
             .collect();
-        let _ = writeln!(
-            s,
-            "incumbent: {} improvements, {} Incumbent messages to other ranks; Improved sent by {}",
-            m.improvements,
-            m.incumbent_messages,
-            sent.join(", ")
-        );
+        let _ = writeln!(s, "incumbent: Improved sent by {}", sent.join(", "));
     }
     let trips = |t: Option<hysolve::advanced::TripSummary>| match t {
-        Some(t) => format!(
-            "{} (median {:.1} us, 90th percentile {:.1} us, longest {:.1} us)",
-            t.count, t.p50, t.p90, t.max
-        ),
+        Some(t) => t.to_string(),
         None => "none".to_string(),
     };
     let _ = writeln!(

@@ -71,42 +71,89 @@ pub(super) const VICTIM_MIN_AGE_IN_ROUND_TRIPS: u32 = 8;
 /// root of groups alone, 0.875: the tail is the groups' own.)
 pub(super) const GROUP_VICTIM_MIN_AGE_IN_ROUND_TRIPS: u32 = 2;
 
-/// What the master itself did, for `--stats`.
+/// What the master itself did, for `--stats` (its `Display`) and `--json`
+/// (`Serialize`).
 #[derive(Debug, Clone, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct MasterStats {
     /// Initial prefixes (units) the root was cut into.
-    pub initial_prefixes: u64,
+    pub(crate) initial_prefixes: u64,
     /// Messages the master sent to other ranks (work, donation requests,
     /// terminate).
-    pub messages_sent: u64,
+    pub(crate) messages_sent: u64,
     /// `Work` messages sent.
-    pub work_messages: u64,
+    pub(crate) work_messages: u64,
     /// Prefixes those messages carried.
-    pub prefixes_dealt: u64,
+    pub(crate) prefixes_dealt: u64,
     /// `DonateRequest` messages sent.
-    pub donation_requests: u64,
+    pub(crate) donation_requests: u64,
     /// Prefixes ranks donated in answer (sent victim to thief).
-    pub prefixes_returned: u64,
+    pub(crate) prefixes_returned: u64,
     /// Donations victims made (each sent whole to its thief, and announced
     /// to the master by a `Donated`).
-    pub donations_routed: u64,
+    pub(crate) donations_routed: u64,
     /// Messages from a thief held back until the `Donated` of a donation
     /// it had received (they overtook it; see `causal.rs`).
-    pub held_back: u64,
+    pub(crate) held_back: u64,
     /// `Hungry` messages handled (from ranks that still held work).
-    pub hungers: u64,
+    pub(crate) hungers: u64,
     /// Direct steals: donations ranks made at a thief's own request
     /// (`StealRequest`), announced by a `Donated`.
     #[serde(default)]
-    pub steals: u64,
+    pub(crate) steals: u64,
     /// Prefixes those donations carried.
     #[serde(default)]
-    pub prefixes_stolen: u64,
+    pub(crate) prefixes_stolen: u64,
     /// Optimisation: `Improved` messages received that improved on the
     /// incumbent (the others came too late to).
-    pub improvements: u64,
+    pub(crate) improvements: u64,
     /// Optimisation: `Incumbent` messages sent to other ranks.
-    pub incumbent_messages: u64,
+    pub(crate) incumbent_messages: u64,
+}
+
+impl std::fmt::Display for MasterStats {
+    /// The master's account as `--stats` prints it: rank 0's (the root's)
+    /// by default, a group master's with `{:#}` (what it sent goes to its
+    /// ranks and the root, and its `Hungry` messages to the root); with
+    /// the incumbent's messages where the run had any.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let m = self;
+        if f.alternate() {
+            write!(
+                f,
+                "{} messages sent to its ranks and the root, {} work messages ({} prefixes dealt), {} Hungry sent to the root",
+                m.messages_sent, m.work_messages, m.prefixes_dealt, m.hungers
+            )?;
+        } else {
+            write!(
+                f,
+                "{} initial prefixes, {} messages sent to other ranks, {} work messages ({} prefixes dealt), {} Hungry handled",
+                m.initial_prefixes, m.messages_sent, m.work_messages, m.prefixes_dealt, m.hungers
+            )?;
+        }
+        let to = if f.alternate() {
+            ""
+        } else {
+            ", victim to thief"
+        };
+        write!(
+            f,
+            ", {} donation requests ({} donations of {} prefixes{to}; {} messages held back behind one), {} direct steals ({} prefixes)",
+            m.donation_requests,
+            m.donations_routed,
+            m.prefixes_returned,
+            m.held_back,
+            m.steals,
+            m.prefixes_stolen
+        )?;
+        if m.improvements > 0 || m.incumbent_messages > 0 {
+            write!(
+                f,
+                "; incumbent: {} improvements, {} Incumbent messages to other ranks",
+                m.improvements, m.incumbent_messages
+            )?;
+        }
+        Ok(())
+    }
 }
 
 /// Orders victims: dealt work longest ago first, then lowest.

@@ -25,13 +25,24 @@ pub struct RoundTrips {
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct TripSummary {
     /// Round trips measured.
-    pub count: u64,
+    pub(crate) count: u64,
     /// Their median, in microseconds.
-    pub p50: f64,
+    pub(crate) p50: f64,
     /// Their 90th percentile (nearest rank), in microseconds.
-    pub p90: f64,
+    pub(crate) p90: f64,
     /// The longest, in microseconds.
-    pub max: f64,
+    pub(crate) max: f64,
+}
+
+impl std::fmt::Display for TripSummary {
+    /// `COUNT (median P50 us, 90th percentile P90 us, longest MAX us)`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{} (median {:.1} us, 90th percentile {:.1} us, longest {:.1} us)",
+            self.count, self.p50, self.p90, self.max
+        )
+    }
 }
 
 impl RoundTrips {

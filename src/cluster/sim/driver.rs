@@ -14,7 +14,6 @@ use super::clock::{Clock, SPIN_POLL, idle_poll_max, next_poll, poll_max};
 use super::model::{Costs, Wires};
 use super::pool::{Handle, Ns, VirtualPool};
 use super::{IdleShares, SimConfig, SimError, SimReport};
-use crate::cluster::RunConfig;
 use crate::cluster::layout::Layout;
 use crate::cluster::master::Outbox;
 use crate::cluster::master::delivery::Delivery;
@@ -111,18 +110,14 @@ pub(super) fn run<P: Problem>(problem: &Arc<P>, config: &SimConfig) -> Result<Si
     let size = config.ranks;
     let costs = config.costs;
     let base = Instant::now();
-    let mut run_config = RunConfig::new(config.mode)
-        .threads(config.threads)
-        .prefixes_per_worker(config.prefixes_per_worker)
-        .started(base);
-    run_config.hunger = config.hunger;
-    run_config.group_size = config.group_size;
-    run_config.checkpoint = config.checkpoint.clone();
-    run_config.direct_steals = config.direct_steals;
+    let run_config = config.run.clone().started(base);
     let layout = run_config.layout(size, 1);
-    let resume = config.checkpoint.as_ref().and_then(|c| c.resume.as_ref());
+    let resume = run_config
+        .checkpoint
+        .as_ref()
+        .and_then(|c| c.resume.as_ref());
     let mut sink = Discard;
-    let delivery = Delivery::new(&mut sink, config.mode, resume);
+    let delivery = Delivery::new(&mut sink, config.mode(), resume);
     let mut first = Outbox::new();
     let head = Head::start(p, &run_config, layout, delivery, &mut first)?;
     let expansion = costs.expansion_ns(&head.spread());
@@ -130,21 +125,21 @@ pub(super) fn run<P: Problem>(problem: &Arc<P>, config: &SimConfig) -> Result<Si
         .map(|r| {
             let pool = Rc::new(RefCell::new(VirtualPool::new(
                 p,
-                config.mode,
-                config.mode.stop_after(),
+                config.mode(),
+                config.mode().stop_after(),
                 Threads {
-                    here: config.threads,
-                    run: size * config.threads.max(1),
+                    here: config.threads(),
+                    run: size * config.threads().max(1),
                 },
                 costs,
-                config.checkpoint.is_some(),
+                run_config.checkpoint.is_some(),
                 run_config.hunger_threshold(layout.grouped()),
             )));
             let report = RankReport {
                 rank: r,
                 host: "simulated".into(),
-                cores: config.threads,
-                host_cpus: config.threads,
+                cores: config.threads(),
+                host_cpus: config.threads(),
                 ..RankReport::default()
             };
             let state = RankState::for_run(
@@ -159,8 +154,8 @@ pub(super) fn run<P: Problem>(problem: &Arc<P>, config: &SimConfig) -> Result<Si
                 GroupHost::new(
                     layout,
                     layout.group_of(r),
-                    config.mode,
-                    config.checkpoint.is_some(),
+                    config.mode(),
+                    run_config.checkpoint.is_some(),
                     base,
                 )
             });
@@ -244,6 +239,7 @@ pub(super) fn run<P: Problem>(problem: &Arc<P>, config: &SimConfig) -> Result<Si
                         rank,
                         at_s: t as f64 * 1e-9,
                         checkpoint: config
+                            .run
                             .checkpoint
                             .as_ref()
                             .map(|c| c.path.clone())
@@ -259,7 +255,7 @@ pub(super) fn run<P: Problem>(problem: &Arc<P>, config: &SimConfig) -> Result<Si
 /// Threads a core when every worker of `config` wants one.
 fn load(config: &SimConfig) -> u64 {
     config.cores.map_or(1, |c| {
-        (config.ranks * config.threads).div_ceil(c.max(1)).max(1) as u64
+        (config.ranks * config.threads()).div_ceil(c.max(1)).max(1) as u64
     })
 }
 
@@ -583,14 +579,14 @@ impl<'p, 'h, P: Problem> Sim<'p, 'h, P> {
             .filter_map(|r| r.group.as_ref())
             .map(|g| g.messages_sent)
             .sum();
-        let workers = config.ranks * config.threads;
+        let workers = config.ranks * config.threads();
         let total = (workers as u64 * answered) as f64;
         Ok(SimReport {
             problem: problem.0,
             instance: problem.1,
-            mode: config.mode.to_string(),
+            mode: config.mode().to_string(),
             ranks: config.ranks,
-            threads: config.threads,
+            threads: config.threads(),
             workers,
             seed: config.seed,
             jitter: config.jitter,

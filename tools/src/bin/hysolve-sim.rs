@@ -5,9 +5,9 @@
 //! Takes every puzzle `hysolve` takes, with the same arguments.
 
 use clap::{Arg, ArgAction, ArgMatches, Command, value_parser};
-use hysolve::Mode;
-use hysolve::advanced::sim::{Costs, Network, SimConfig, SimReport};
+use hysolve::advanced::sim::{Network, SimConfig};
 use hysolve::advanced::{Checkpoint, CheckpointPlan, DEFAULT_PREFIXES_PER_WORKER};
+use hysolve::{Mode, RunConfig};
 use hysolve_cli::cli::fingerprint;
 use hysolve_cli::doors::{PUZZLES, find};
 use std::process::ExitCode;
@@ -266,18 +266,18 @@ fn simulate(m: &ArgMatches) -> Result<(), String> {
         network.name = "custom";
     }
     let node_ns = m.get_one::<u64>("node-ns").copied();
-    let mut config = SimConfig::new(ranks, threads, node_ns.unwrap_or(1));
-    config.mode = mode;
-    config.seed = *m.get_one::<u64>("seed").expect("default");
-    config.jitter = *m.get_one::<f64>("jitter").expect("default");
-    config.network = network;
-    config.kill = m.get_one::<(usize, f64)>("kill").copied();
-    config.cores = m.get_one::<u32>("cores").map(|&c| c as usize);
-    config.hunger = m.get_one::<u32>("hunger").map(|&n| n as usize);
-    config.group_size = m.get_one::<u32>("group-size").map(|&n| n as usize);
-    config.direct_steals = m.get_one::<u32>("direct-steals").copied();
+    let mut run = RunConfig::new(mode).threads(threads);
+    if let Some(&n) = m.get_one::<u32>("hunger") {
+        run = run.hunger(n as usize);
+    }
+    if let Some(&n) = m.get_one::<u32>("group-size") {
+        run = run.group_size(n as usize);
+    }
+    if let Some(&n) = m.get_one::<u32>("direct-steals") {
+        run = run.direct_steals(n);
+    }
     if let Some(&n) = m.get_one::<u32>("prefixes-per-worker") {
-        config.prefixes_per_worker = n as usize;
+        run = run.prefixes_per_worker(n as usize);
     }
     if let Some(path) = m
         .get_one::<std::path::PathBuf>("checkpoint")
@@ -290,13 +290,19 @@ fn simulate(m: &ArgMatches) -> Result<(), String> {
             Some(file) => Some(Checkpoint::load(file, &identity).map_err(|e| e.to_string())?),
             None => None,
         };
-        config.checkpoint = Some(std::sync::Arc::new(CheckpointPlan {
+        run = run.checkpoint(CheckpointPlan {
             path: path.clone(),
             every: Duration::from_secs_f64(*m.get_one::<f64>("checkpoint-every").expect("default")),
             identity,
             resume,
-        }));
+        });
     }
+    let mut config = SimConfig::new(ranks, run, node_ns.unwrap_or(1));
+    config.seed = *m.get_one::<u64>("seed").expect("default");
+    config.jitter = *m.get_one::<f64>("jitter").expect("default");
+    config.network = network;
+    config.kill = m.get_one::<(usize, f64)>("kill").copied();
+    config.cores = m.get_one::<u32>("cores").map(|&c| c as usize);
     let calibrate = match node_ns {
         Some(_) => None,
         None => Some(Duration::from_secs_f64(
@@ -324,66 +330,7 @@ fn simulate(m: &ArgMatches) -> Result<(), String> {
             serde_json::to_string(&report).expect("a report always serializes")
         );
     } else {
-        print_report(&report);
+        println!("{report}");
     }
     Ok(())
-}
-
-fn print_report(r: &SimReport) {
-    let c: &Costs = &r.costs;
-    println!(
-        "{} {} ({}), {} ranks x {} threads, simulated",
-        r.problem, r.instance, r.mode, r.ranks, r.threads
-    );
-    println!(
-        "  network {}: {:.1} µs, {:.2} GB/s, jitter {} (seed {})",
-        r.network.name,
-        r.network.latency_ns as f64 / 1e3,
-        r.network.bandwidth / 1e9,
-        r.jitter,
-        r.seed
-    );
-    println!(
-        "  costs: node {} ns, message {} ns, master {} ns a message",
-        c.node_ns, c.message_cpu_ns, c.master_ns
-    );
-    match r.objective {
-        Some(objective) => println!("objective: {objective}"),
-        None => println!("solutions: {}", r.solutions),
-    }
-    println!("nodes: {}", r.nodes);
-    println!(
-        "predicted: {:.6} s; one worker {:.6} s; efficiency {:.3}",
-        r.predicted_s, r.one_worker_s, r.efficiency
-    );
-    println!(
-        "master: {} messages sent, {} received, busy {:.1} %",
-        r.master_messages,
-        r.master_received,
-        r.master_busy * 100.0
-    );
-    if r.groups > 1 {
-        println!(
-            "groups: {}; the busiest group master (rank 0's aside) busy {:.1} %",
-            r.groups,
-            r.group_master_busy * 100.0
-        );
-    }
-    println!(
-        "idle: start {:.2} %, steady {:.2} %, tail {:.2} %",
-        r.idle.start * 100.0,
-        r.idle.steady * 100.0,
-        r.idle.tail * 100.0
-    );
-    match r.steal_round_trip_us {
-        Some(t) => println!(
-            "steal round trips: {} (median {:.1} us, 90th percentile {:.1} us, longest {:.1} us)",
-            t.count, t.p50, t.p90, t.max
-        ),
-        None => println!("steal round trips: none"),
-    }
-    println!(
-        "simulated in {:.2} s ({} events, {} messages)",
-        r.simulated_in_s, r.events, r.messages
-    );
 }
