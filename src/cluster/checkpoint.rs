@@ -3,7 +3,7 @@
 //! number of ranks and threads.
 //!
 //! The work is cut into *units*, the master's initial prefixes. A unit is
-//! complete when every piece of it, wherever it was walked, has finished;
+//! complete when every parcel of it, wherever it was walked, has finished;
 //! only complete units count. A checkpoint holds the units not complete, the
 //! totals of the complete ones (and of the master's expansion above them),
 //! and, in `all` mode, how long the solutions file was when the checkpoint

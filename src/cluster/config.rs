@@ -144,7 +144,7 @@ pub enum ConfigError {
     /// solutions they may still give.
     #[error("checkpoints (RunConfig::checkpoint) cannot be used with a limit on solutions")]
     CheckpointLimit,
-    /// Checkpoints with direct steals: a master counts a unit's pieces
+    /// Checkpoints with direct steals: a master counts a unit's parcels
     /// only when the donations to a thief are announced in the order the
     /// thief received them, which direct steals do not keep.
     #[error(

@@ -13,7 +13,7 @@
 //!   manager), its manager, which side a message is for, and the steal
 //!   round trips it measures;
 //! - `master/`: the masters' side: a master's decisions, free of I/O
-//!   (`master/mod.rs`), what rank 0 hosts (`head`: the master, delivery,
+//!   (`master/mod.rs`), what rank 0 runs besides its workers (`head`: the master, delivery,
 //!   checkpoints, the observer, the interrupt) and a group's master, the
 //!   order of a thief's messages, units, the checkpointer and the race;
 //!   `master_bench` (with the `sim` feature): the requests per second the

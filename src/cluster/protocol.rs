@@ -1,7 +1,7 @@
 //! Every message of the extended-star protocol: one definition, one encoder,
 //! one decoder. See `README.md` beside this file for who sends what, when.
 
-use crate::engine::{Piece, Prefix, Tally, UnitReport, WorkerStats};
+use crate::engine::{Parcel, Prefix, Tally, UnitReport, WorkerStats};
 use serde::{Deserialize, Serialize};
 
 /// The `Donation`s a rank (or, towards the root, a group) had received,
@@ -77,7 +77,7 @@ pub(super) enum Message {
     /// Master -> rank: subtrees to search. `initial_depth` is the depth of
     /// the master's initial prefixes, so the rank can count those it walks.
     Work {
-        pieces: Vec<Piece>,
+        parcels: Vec<Parcel>,
         initial_depth: u32,
     },
     /// Master -> rank: split off half of your unexplored subtrees for
@@ -91,18 +91,18 @@ pub(super) enum Message {
     /// the thief's own `StealRequest`: subtrees to search (never empty),
     /// as in `Work`.
     Donation {
-        pieces: Vec<Piece>,
+        parcels: Vec<Parcel>,
         initial_depth: u32,
         direct: bool,
     },
-    /// Victim -> master: the rank sent `thief` a `Donation` of `pieces`
+    /// Victim -> master: the rank sent `thief` a `Donation` of `parcels`
     /// subtrees; with checkpoints on, `units` names the unit of each.
     /// `direct`: the answer to the thief's `StealRequest`, not to a
     /// `DonateRequest` of the master's (it answers no request of the
     /// master's).
     Donated {
         thief: u32,
-        pieces: u32,
+        parcels: u32,
         units: Vec<Prefix>,
         after: Received,
         direct: bool,
@@ -122,7 +122,7 @@ pub(super) enum Message {
         texts: Vec<String>,
     },
     /// Rank -> master, with checkpoints on: the rank holds no more of a unit
-    /// (it sent the `Donated` of any pieces it split off before this).
+    /// (it sent the `Donated` of any parcels it split off before this).
     UnitDone { report: UnitReport, after: Received },
     /// Rank -> master, optimisation: a solution better than any the rank
     /// knew of (found there or told by the master): its objective and text.
@@ -266,11 +266,11 @@ mod test {
     use crate::engine::Count;
 
     fn every_message() -> Vec<Message> {
-        let pieces = vec![
-            Piece::named(Prefix(vec![])),
-            Piece::named(Prefix(vec![3, 0, u32::MAX])),
-            Piece::named(Prefix(vec![1; 40])),
-            Piece {
+        let parcels = vec![
+            Parcel::named(Prefix(vec![])),
+            Parcel::named(Prefix(vec![3, 0, u32::MAX])),
+            Parcel::named(Prefix(vec![1; 40])),
+            Parcel {
                 prefix: Prefix(vec![2]),
                 depth: 17_844,
                 node: Some(vec![0xAB; 24]),
@@ -294,11 +294,11 @@ mod test {
             },
             Message::Progress(Tally::default()),
             Message::Work {
-                pieces: pieces.clone(),
+                parcels: parcels.clone(),
                 initial_depth: 2,
             },
             Message::Work {
-                pieces: vec![],
+                parcels: vec![],
                 initial_depth: 0,
             },
             Message::DonateRequest {
@@ -306,18 +306,18 @@ mod test {
                 asks: 3,
             },
             Message::Donation {
-                pieces,
+                parcels,
                 initial_depth: 3,
                 direct: false,
             },
             Message::Donation {
-                pieces: vec![],
+                parcels: vec![],
                 initial_depth: 0,
                 direct: true,
             },
             Message::Donated {
                 thief: 7,
-                pieces: 3,
+                parcels: 3,
                 units: vec![Prefix(vec![0, 1]), Prefix(vec![2, 2])],
                 after: Received {
                     in_group: u64::MAX,

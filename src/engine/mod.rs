@@ -17,7 +17,7 @@
 //! - `pool`: a rank's worker threads with work stealing and donation;
 //! - `prefix`: portable names for subtrees ([`Prefix`]), and their replay
 //!   ([`replay`]);
-//! - `piece`: work as it crosses ranks (a prefix, or an encoded node);
+//! - `parcel`: work as it crosses ranks (a prefix, or an encoded node);
 //! - `ramp`: the ramp-up of a branch and bound, the problem's heuristic
 //!   raced before the exact search ([`ramp_up`]);
 //! - `race`: the same heuristic beside the exact search ([`race`]);
@@ -31,7 +31,7 @@ mod expand;
 #[cfg(test)]
 mod fixtures;
 mod mode;
-mod piece;
+mod parcel;
 pub(crate) mod pool;
 mod prefix;
 mod problem;
@@ -51,7 +51,7 @@ pub(crate) use count::deeper;
 pub(crate) use expand::start_depth;
 pub(crate) use expand::{Spread, expand};
 pub use mode::{Mode, Uniqueness};
-pub(crate) use piece::Piece;
+pub(crate) use parcel::Parcel;
 pub(crate) use pool::stats::{Tally, WorkerStats};
 pub(crate) use pool::{Poller, PoolEvent, RankPool, Threads, UnitReport};
 #[cfg(feature = "sim")]

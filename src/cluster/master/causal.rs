@@ -25,7 +25,7 @@
 //! cross. Counted together, a thief that had received the group's
 //! donation sent a `UnitDone` the master admitted on the other's
 //! `Donated`, before the one that carried its unit; the unit closed while
-//! the victim still held a piece of it (the simulator, 16 ranks in groups
+//! the victim still held a parcel of it (the simulator, 16 ranks in groups
 //! of 4 with checkpoints, seed 8 of `tests/sim.rs`'s resumed groups, once
 //! idle workers looked at once). So the two kinds are counted apart
 //! ([`Received`]): each is paired one at a time.

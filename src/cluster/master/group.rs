@@ -1,5 +1,5 @@
 //! A group's master, in a run of groups: what the first rank of each group
-//! hosts besides its own workers. Towards the ranks of its group it is a
+//! runs besides its own workers (its head). Towards the ranks of its group it is a
 //! [`Master`] (the same decisions as rank 0's in a run of one group: it
 //! deals the work the root gave the group, and matches the group's thieves
 //! with its victims); towards the root it behaves as one rank does towards
@@ -23,24 +23,24 @@ use crate::engine::{Count, Mode, Prefix, UnitReport};
 use std::collections::HashMap;
 use std::time::Instant;
 
-/// A unit's account in a group (checkpoints): pieces of it held in the
+/// A unit's account in a group (checkpoints): parcels of it held in the
 /// group, and those of them that came from outside (from the root, or
 /// donated by a rank of another group): the group's `UnitDone` closes
 /// that many of the root's.
 #[derive(Debug, Default)]
 struct GroupUnit {
-    pieces: u64,
+    parcels: u64,
     on_outside: u64,
     count: Count,
 }
 
-/// The group's units; a unit completes in the group when no piece of it
+/// The group's units; a unit completes in the group when no parcel of it
 /// is left there. The same argument as the root's `UnitBook`: a rank sends
 /// the `Donated` of what it split off a unit before its `UnitDone` of it,
 /// and the group's master handles a thief's messages after the `Donated`
 /// of what it received (`causal.rs`).
 ///
-/// Keyed by the units as the messages name them: a piece of the root's
+/// Keyed by the units as the messages name them: a parcel of the root's
 /// `Work` is a whole unit, and a rank names the units of what it donated
 /// and finished, never deeper prefixes (`rank.rs`, the pool). The group
 /// does not know the unit depth: its first work may come from a rank of
@@ -55,35 +55,35 @@ impl GroupUnits {
         self.open.entry(unit.clone()).or_default()
     }
 
-    /// Pieces of `units` (one each) came into the group from outside.
+    /// Parcels of `units` (one each) came into the group from outside.
     fn came_in<'p>(&mut self, units: impl IntoIterator<Item = &'p Prefix>) {
         for u in units {
             let g = self.unit(u);
-            g.pieces += 1;
+            g.parcels += 1;
             g.on_outside += 1;
         }
     }
 
-    /// A rank of the group donated pieces of `units` to another of it.
+    /// A rank of the group donated parcels of `units` to another of it.
     fn moved(&mut self, units: &[Prefix]) {
         for u in units {
-            self.unit(u).pieces += 1;
+            self.unit(u).parcels += 1;
         }
     }
 
-    /// A rank finished its pieces of a unit: the group's report of the
-    /// unit once no piece of it is left in the group.
+    /// A rank finished its parcels of a unit: the group's report of the
+    /// unit once no parcel of it is left in the group.
     fn done(&mut self, r: UnitReport) -> Result<Option<UnitReport>, Prefix> {
         let unit = r.unit;
         let Some(g) = self.open.get_mut(&unit) else {
             return Err(unit);
         };
-        if r.received > g.pieces {
+        if r.received > g.parcels {
             return Err(unit);
         }
-        g.pieces -= r.received;
+        g.parcels -= r.received;
         g.count += r.count;
-        if g.pieces > 0 {
+        if g.parcels > 0 {
             return Ok(None);
         }
         let g = self.open.remove(&unit).expect("just seen");
@@ -96,10 +96,10 @@ impl GroupUnits {
 }
 
 /// A group's master.
-pub(crate) struct GroupHost {
+pub(crate) struct GroupHead {
     layout: Layout,
     group: usize,
-    /// The first rank of the group: this host's, and its rank 0 of
+    /// The first rank of the group: this head's, and its rank 0 of
     /// `master`'s children.
     first: usize,
     members: usize,
@@ -122,7 +122,7 @@ pub(crate) struct GroupHost {
     finals: usize,
 }
 
-impl GroupHost {
+impl GroupHead {
     /// The master of group `group` of `layout`, tracking units when
     /// checkpointing.
     pub(crate) fn new(
@@ -131,11 +131,11 @@ impl GroupHost {
         mode: Mode,
         track_units: bool,
         now: Instant,
-    ) -> GroupHost {
+    ) -> GroupHead {
         let members = layout.members(group);
         let first = members.start;
         let n = members.len();
-        GroupHost {
+        GroupHead {
             layout,
             group,
             first,
@@ -236,7 +236,7 @@ impl GroupHost {
         let mut o = Outbox::new();
         match msg {
             Message::Work {
-                pieces,
+                parcels,
                 initial_depth,
             } => {
                 if self.master.terminated() {
@@ -244,9 +244,9 @@ impl GroupHost {
                 }
                 self.dealt_work();
                 if let Some(u) = &mut self.units {
-                    u.came_in(pieces.iter().map(|p| &p.prefix));
+                    u.came_in(parcels.iter().map(|p| &p.prefix));
                 }
-                self.master.refill(pieces, initial_depth, now, &mut o);
+                self.master.refill(parcels, initial_depth, now, &mut o);
             }
             Message::DonateRequest { thief, asks } => {
                 // A request older than the group's latest ask is void: the
@@ -359,7 +359,7 @@ impl GroupHost {
             Message::Progress(tally) => self.master.on_progress(local, tally),
             Message::Donated {
                 thief,
-                pieces,
+                parcels,
                 units,
                 after,
                 direct,
@@ -374,10 +374,10 @@ impl GroupHost {
                             u.moved(&units);
                         }
                         if direct {
-                            self.master.on_stolen(t, u64::from(pieces), now, &mut o);
+                            self.master.on_stolen(t, u64::from(parcels), now, &mut o);
                         } else {
                             self.master
-                                .on_donated(local, Some(t), u64::from(pieces), now, &mut o);
+                                .on_donated(local, Some(t), u64::from(parcels), now, &mut o);
                         }
                         thief_here = Some(t);
                     }
@@ -386,14 +386,14 @@ impl GroupHost {
                     }
                     None => {
                         // To another group, as the root asked: the root
-                        // counts it (the pieces left this group).
+                        // counts it (the parcels left this group).
                         self.master
-                            .on_donated(local, None, u64::from(pieces), now, &mut o);
+                            .on_donated(local, None, u64::from(parcels), now, &mut o);
                         let _ = after;
                         self.up(
                             Message::Donated {
                                 thief,
-                                pieces,
+                                parcels,
                                 units,
                                 after: Received::outside(self.received),
                                 direct: false,
@@ -465,14 +465,14 @@ pub(crate) enum GroupError {
 mod test {
     use super::*;
     use crate::cluster::protocol::RankReport;
-    use crate::engine::{Piece, Tally};
+    use crate::engine::{Parcel, Tally};
 
     /// 8 ranks in groups of 3: rank 0 alone, then 1 to 3, 4 to 6, and 7.
-    /// The host of the group of ranks 1 to 3.
-    fn host(mode: Mode) -> GroupHost {
+    /// The head of the group of ranks 1 to 3.
+    fn head(mode: Mode) -> GroupHead {
         let layout = Layout::groups_of(8, 3, 1);
         assert_eq!(layout.members(1), 1..4);
-        GroupHost::new(layout, 1, mode, false, Instant::now())
+        GroupHead::new(layout, 1, mode, false, Instant::now())
     }
 
     fn ask() -> Message {
@@ -508,7 +508,7 @@ mod test {
     /// The root's work is dealt to the group's ranks alone.
     #[test]
     fn a_dry_group_asks_the_root_once_and_deals_what_it_gets() {
-        let mut g = host(Mode::Count);
+        let mut g = head(Mode::Count);
         let now = Instant::now();
         let mut out = Sends::new();
         for r in 1..4 {
@@ -523,11 +523,11 @@ mod test {
             }
         }
         out.clear();
-        let pieces = (0..30)
-            .map(|i| Piece::named(crate::engine::Prefix(vec![i])))
+        let parcels = (0..30)
+            .map(|i| Parcel::named(crate::engine::Prefix(vec![i])))
             .collect();
         let work = Message::Work {
-            pieces,
+            parcels,
             initial_depth: 1,
         };
         g.on_root(work, now, &mut out).unwrap();
@@ -542,7 +542,7 @@ mod test {
     /// Only an improvement on what the group knew goes up to the root.
     #[test]
     fn only_improvements_go_up() {
-        let mut g = host(Mode::Optimise);
+        let mut g = head(Mode::Optimise);
         let now = Instant::now();
         for (from, value, goes_up) in [(2, 5, true), (3, 4, false), (1, 5, false), (3, 6, true)] {
             let mut out = Sends::new();
@@ -563,7 +563,7 @@ mod test {
     /// rank's carries the group's statistics.
     #[test]
     fn terminate_reaches_each_rank_and_every_final_goes_up() {
-        let mut g = host(Mode::Count);
+        let mut g = head(Mode::Count);
         let now = Instant::now();
         let mut out = Sends::new();
         g.on_root(Message::Terminate, now, &mut out).unwrap();
@@ -601,7 +601,7 @@ mod test {
     fn messages_a_group_cannot_take_are_refused() {
         let now = Instant::now();
         let mut out = Sends::new();
-        let mut g = host(Mode::Count);
+        let mut g = head(Mode::Count);
         assert!(matches!(
             g.on_root(ask(), now, &mut out),
             Err(GroupError::Protocol(0, "AskForWork"))
@@ -612,7 +612,7 @@ mod test {
         ));
         let donated = |thief: u32, direct: bool| Message::Donated {
             thief,
-            pieces: 1,
+            parcels: 1,
             units: Vec::new(),
             after: Received::default(),
             direct,

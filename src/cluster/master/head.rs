@@ -1,4 +1,4 @@
-//! What rank 0 hosts besides its own workers: the [`Master`] (the
+//! What rank 0 runs besides its own workers (its head): the [`Master`] (the
 //! protocol's decisions), the delivery of solutions to the sink, the
 //! checkpoints, the observer, and the interrupt flag; and, at the end, the
 //! run's [`Outcome`].
@@ -26,12 +26,12 @@ use crate::cluster::outcome::{Improvement, Outcome, RunError};
 use crate::cluster::protocol::{Message, RankReport};
 use crate::engine::pool::policy;
 use crate::engine::{
-    Count, Mode, Piece, Prefix, Problem, Spread, Tally, UnitReport, expand, ramp_up,
+    Count, Mode, Parcel, Prefix, Problem, Spread, Tally, UnitReport, expand, ramp_up,
 };
 use std::sync::atomic::Ordering;
 use std::time::Instant;
 
-/// Rank 0's host.
+/// Rank 0's head: what it runs besides its workers.
 pub(crate) struct Head<'a> {
     config: &'a RunConfig,
     /// Who the master's children are: ranks, or groups.
@@ -78,11 +78,11 @@ impl<'a> Head<'a> {
         let mut expansion = Count::default();
         let mut spread = Spread::default();
         let mut expanded_best = None;
-        let (initial, found): (Vec<Piece>, Vec<String>) = match resume {
+        let (initial, found): (Vec<Parcel>, Vec<String>) = match resume {
             // The units left, as the checkpoint has them: the same units
             // whatever the number of ranks and threads now.
             Some(c) => (
-                c.remaining.iter().cloned().map(Piece::named).collect(),
+                c.remaining.iter().cloned().map(Parcel::named).collect(),
                 Vec::new(),
             ),
             None => {
@@ -92,8 +92,8 @@ impl<'a> Head<'a> {
                 expansion = e.counted;
                 spread = e.spread;
                 expanded_best = e.best;
-                let pieces = e.frontier.iter().map(|t| Piece::of(problem, t));
-                (pieces.collect(), e.found)
+                let parcels = e.frontier.iter().map(|t| Parcel::of(problem, t));
+                (parcels.collect(), e.found)
             }
         };
         let checkpointer = config.checkpoint.as_ref().map(|plan| {
@@ -291,7 +291,7 @@ impl<'a> Head<'a> {
             Message::Progress(tally) => self.master.on_progress(from, tally),
             Message::Donated {
                 thief,
-                pieces,
+                parcels,
                 units,
                 direct,
                 ..
@@ -314,10 +314,10 @@ impl<'a> Head<'a> {
                     })?;
                 }
                 if direct {
-                    self.master.on_stolen(thief, u64::from(pieces), now, out);
+                    self.master.on_stolen(thief, u64::from(parcels), now, out);
                 } else {
                     self.master
-                        .on_donated(from, Some(thief), u64::from(pieces), now, out);
+                        .on_donated(from, Some(thief), u64::from(parcels), now, out);
                 }
                 return Ok(Some(thief));
             }
@@ -615,8 +615,8 @@ mod test {
     use std::sync::Arc;
     use std::sync::atomic::AtomicBool;
 
-    /// Runs the head against `size` ranks that each search one piece a
-    /// step, and donate half of the pieces they hold when asked (straight
+    /// Runs the head against `size` ranks that each search one parcel a
+    /// step, and donate half of the parcels they hold when asked (straight
     /// to the thief, announced by a `Donated`). Messages travel on one
     /// ordered channel per pair of ranks, and each step delivers the head
     /// of a channel drawn from `seed`: across pairs, any order. The
@@ -654,8 +654,8 @@ mod test {
         for (to, m) in out.drain(..) {
             send(&mut wires, 0, to, m);
         }
-        // Per rank: pieces held, donations received, asks sent, totals.
-        let mut held: Vec<VecDeque<Piece>> = vec![VecDeque::new(); size];
+        // Per rank: parcels held, donations received, asks sent, totals.
+        let mut held: Vec<VecDeque<Parcel>> = vec![VecDeque::new(); size];
         let mut received = vec![Received::default(); size];
         let mut asks = vec![1u64; size];
         // `Work` and `Donation` messages received; a `Hungry` is out.
@@ -680,7 +680,7 @@ mod test {
             rng ^= rng << 17;
             let pick = (rng % (2 * size * size) as u64) as usize;
             if pick >= size * size {
-                // A rank searches one piece; with none left, it asks. Or,
+                // A rank searches one parcel; with none left, it asks. Or,
                 // holding some (one draw in 8), it says it is hungry.
                 let r = pick % size;
                 if rng >> 61 == 0 && !held[r].is_empty() && !hungry[r] {
@@ -689,8 +689,8 @@ mod test {
                     send(&mut wires, r, 0, Message::Hungry { after });
                     continue;
                 }
-                if let Some(piece) = held[r].pop_front() {
-                    let task = piece.task(&q, Mode::Count).unwrap();
+                if let Some(parcel) = held[r].pop_front() {
+                    let task = parcel.task(&q, Mode::Count).unwrap();
                     let mut state = q.state(Mode::Count);
                     q.load(&mut state, &task.node);
                     let c = q.count_subtree(&mut state);
@@ -712,7 +712,7 @@ mod test {
             let Some(msg) = wires[pick].pop_front() else {
                 continue;
             };
-            // A rank that holds pieces gives half to the master's thief
+            // A rank that holds parcels gives half to the master's thief
             // (unless its ask answered the request) or to one that asks
             // itself; with none left, it asks.
             let gift = match msg {
@@ -734,19 +734,21 @@ mod test {
                 continue;
             }
             match msg {
-                Message::Work { pieces, .. } => {
+                Message::Work { parcels, .. } => {
                     dealt[to] += 1;
                     hungry[to] = false;
-                    held[to].extend(pieces);
+                    held[to].extend(parcels);
                 }
-                Message::Donation { pieces, direct, .. } => {
+                Message::Donation {
+                    parcels, direct, ..
+                } => {
                     if direct {
                         stealing[to] = false;
                     }
                     received[to].add(false);
                     dealt[to] += 1;
                     hungry[to] = false;
-                    held[to].extend(pieces);
+                    held[to].extend(parcels);
                 }
                 // Otherwise its ask, sent or to come, answers.
                 Message::DonateRequest { .. } => {}
@@ -789,21 +791,21 @@ mod test {
     /// (`direct`: at the thief's own request): the donation, and its
     /// announcement to the master.
     fn give_half(
-        held: &mut VecDeque<Piece>,
+        held: &mut VecDeque<Parcel>,
         thief: usize,
         after: Received,
         direct: bool,
     ) -> (Message, Message) {
-        let pieces: Vec<Piece> = held.drain(held.len() / 2..).collect();
+        let parcels: Vec<Parcel> = held.drain(held.len() / 2..).collect();
         let donated = Message::Donated {
             thief: thief as u32,
-            pieces: pieces.len() as u32,
+            parcels: parcels.len() as u32,
             units: Vec::new(),
             after,
             direct,
         };
         let donation = Message::Donation {
-            pieces,
+            parcels,
             initial_depth: 0,
             direct,
         };

@@ -4,7 +4,7 @@
 //! A simulated run of `ranks` ranks in the steal phase, the master's
 //! hardest: its pool is dealt out, every rank works, and one after another
 //! a random busy rank runs dry and asks. Its `AskForWork` makes the master
-//! ask a victim, who sends its thief a donation (eight pieces) and tells the
+//! ask a victim, who sends its thief a donation (eight parcels) and tells the
 //! master with a `Donated`. Each `AskForWork` and each `Donated` handled is
 //! one request.
 //! Encoding, MPI and the network are left out: this is the ceiling the
@@ -12,7 +12,7 @@
 
 use crate::cluster::master::{Master, Outbox};
 use crate::cluster::protocol::Message;
-use crate::engine::{Piece, Prefix, Tally};
+use crate::engine::{Parcel, Prefix, Tally};
 use rand::{RngExt, SeedableRng};
 use rand_xorshift::XorShiftRng;
 use std::time::Instant;
@@ -41,8 +41,8 @@ impl Throughput {
 /// steal phase (see the module's text); deterministic for a `seed`.
 pub fn run(ranks: usize, requests: u64, seed: u64) -> Throughput {
     assert!(ranks >= 2, "the steal phase needs a thief and a victim");
-    let piece = |i: usize| Piece::named(Prefix(vec![i as u32 % 7, 1, 2]));
-    let mut master = Master::new(ranks, (0..ranks).map(piece).collect(), None);
+    let parcel = |i: usize| Parcel::named(Prefix(vec![i as u32 % 7, 1, 2]));
+    let mut master = Master::new(ranks, (0..ranks).map(parcel).collect(), None);
     let mut busy = vec![false; ranks];
     // Deals each rank received (`Work` and donations).
     let mut dealt = vec![0u64; ranks];

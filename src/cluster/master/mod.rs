@@ -16,7 +16,7 @@ pub(in crate::cluster) mod race;
 pub(in crate::cluster) mod units;
 
 use crate::cluster::protocol::Message;
-use crate::engine::{Piece, Tally};
+use crate::engine::{Parcel, Tally};
 use std::collections::{BTreeSet, VecDeque};
 use std::time::{Duration, Instant};
 
@@ -179,10 +179,10 @@ struct ForeignThief {
 /// Every structure the master consults per request is indexed, so that a
 /// request costs O(log ranks), not O(ranks) (see `master_bench.rs`).
 pub(super) struct Master {
-    /// The work not yet dealt, each piece with its place in the order the
+    /// The work not yet dealt, each parcel with its place in the order the
     /// master received it (see [`Master::take`]).
-    pool: VecDeque<(u64, Piece)>,
-    /// The place the next piece received takes.
+    pool: VecDeque<(u64, Parcel)>,
+    /// The place the next parcel received takes.
     received: u64,
     /// Deals keep the pool's order across the children
     /// ([`Master::keeping_order`]).
@@ -238,7 +238,7 @@ impl Master {
     /// A master for `ranks` children with the initial prefixes. Every
     /// child, the master's own rank (or group) included, starts busy and
     /// announces itself with an `AskForWork`.
-    pub(super) fn new(ranks: usize, initial: Vec<Piece>, limit: Option<u64>) -> Self {
+    pub(super) fn new(ranks: usize, initial: Vec<Parcel>, limit: Option<u64>) -> Self {
         let initial_depth = initial.first().map_or(0, |p| p.depth);
         Master {
             initial_depth,
@@ -284,8 +284,8 @@ impl Master {
     }
 
     /// Deals keep the order of the pool across the children, for a branch
-    /// and bound (`engine::policy::keeps_order`): a deal of `b` pieces
-    /// to a child holding one share of `s` is the pool's first piece and
+    /// and bound (`engine::policy::keeps_order`): a deal of `b` parcels
+    /// to a child holding one share of `s` is the pool's first parcel and
     /// every `s`-th after it, not the first `b`, so that children dealt
     /// side by side walk the front of the order side by side, as the
     /// threads of a rank take its tasks one at a time. Dealt in runs, the
@@ -344,14 +344,14 @@ impl Master {
     /// A group's master: work the root dealt the group.
     pub(super) fn refill(
         &mut self,
-        pieces: Vec<Piece>,
+        parcels: Vec<Parcel>,
         initial_depth: u32,
         now: Instant,
         out: &mut Outbox,
     ) {
         self.initial_depth = initial_depth;
-        for piece in pieces {
-            self.pool.push_back((self.received, piece));
+        for parcel in parcels {
+            self.pool.push_back((self.received, parcel));
             self.received += 1;
         }
         self.serve(now, out);
@@ -473,7 +473,7 @@ impl Master {
         }
     }
 
-    /// Rank `from` sent `thief` a donation of `pieces` subtrees, straight
+    /// Rank `from` sent `thief` a donation of `parcels` subtrees, straight
     /// to it: the thief was dealt work, as if the master had dealt it. (The
     /// thief is the one the master asked for, which still waits: a thief
     /// with a victim is not served from the pool, and its later messages
@@ -484,11 +484,11 @@ impl Master {
         &mut self,
         from: usize,
         thief: Option<usize>,
-        pieces: u64,
+        parcels: u64,
         now: Instant,
         out: &mut Outbox,
     ) {
-        self.stats.prefixes_returned += pieces;
+        self.stats.prefixes_returned += parcels;
         self.stats.donations_routed += 1;
         if let Some(asked) = self.ranks[from].asked_time.take() {
             // A moving average over about the last 8 donations.
@@ -503,16 +503,16 @@ impl Master {
         self.serve(now, out);
     }
 
-    /// A rank sent `thief`, a rank of its group, a donation of `pieces`
+    /// A rank sent `thief`, a rank of its group, a donation of `parcels`
     /// subtrees at the thief's own request (a direct steal): the thief was
     /// dealt work, as if the master had dealt it. The victim answered no
     /// request of the master's, so what it owes stays owed. (The thief
     /// has no victim here: a rank steals only before it asks or says it
     /// is hungry, and its later messages are handled after this one, see
     /// `causal.rs`.)
-    pub(super) fn on_stolen(&mut self, thief: usize, pieces: u64, now: Instant, out: &mut Outbox) {
+    pub(super) fn on_stolen(&mut self, thief: usize, parcels: u64, now: Instant, out: &mut Outbox) {
         self.stats.steals += 1;
-        self.stats.prefixes_stolen += pieces;
+        self.stats.prefixes_stolen += parcels;
         self.dealt(thief, now);
         self.serve(now, out);
     }
@@ -743,17 +743,17 @@ impl Master {
         out.push((rank, msg));
     }
 
-    /// Sends `pieces` to a waiting `rank`.
-    fn deal(&mut self, out: &mut Outbox, rank: usize, pieces: Vec<Piece>, now: Instant) {
+    /// Sends `parcels` to a waiting `rank`.
+    fn deal(&mut self, out: &mut Outbox, rank: usize, parcels: Vec<Parcel>, now: Instant) {
         self.stats.work_messages += 1;
-        self.stats.prefixes_dealt += pieces.len() as u64;
+        self.stats.prefixes_dealt += parcels.len() as u64;
         self.dealt(rank, now);
         let initial_depth = self.initial_depth;
         self.push(
             out,
             rank,
             Message::Work {
-                pieces,
+                parcels,
                 initial_depth,
             },
         );
@@ -799,8 +799,8 @@ impl Master {
             let batch = (self.pool.len() * weight)
                 .div_ceil(2 * self.total_weight)
                 .clamp(1, self.pool.len());
-            let pieces = self.take(batch, weight);
-            self.deal(out, rank, pieces, now);
+            let parcels = self.take(batch, weight);
+            self.deal(out, rank, parcels, now);
         }
         if self.waiting == n {
             if self.upward {
@@ -816,14 +816,14 @@ impl Master {
         self.ask_victims(now, out);
     }
 
-    /// `batch` pieces of the pool for a child of `weight` (its share of
+    /// `batch` parcels of the pool for a child of `weight` (its share of
     /// the children's `total_weight`): the first ones, or, keeping order,
     /// the first and every `stride`-th after it by their places, where
     /// `stride` is how many such shares the children hold. Places, not
-    /// positions: after an earlier deal took every other piece, the next
+    /// positions: after an earlier deal took every other parcel, the next
     /// child takes the ones it left, in order. The pool is scanned only as
     /// far as the batch reaches.
-    fn take(&mut self, batch: usize, weight: usize) -> Vec<Piece> {
+    fn take(&mut self, batch: usize, weight: usize) -> Vec<Parcel> {
         if !self.keeps_order {
             return self.pool.drain(..batch).map(|(_, p)| p).collect();
         }
@@ -832,13 +832,13 @@ impl Master {
         let mut taken = Vec::with_capacity(batch);
         let mut passed = Vec::new();
         while taken.len() < batch {
-            let Some((at, piece)) = self.pool.pop_front() else {
+            let Some((at, parcel)) = self.pool.pop_front() else {
                 break;
             };
             if (at - first).is_multiple_of(stride) {
-                taken.push(piece);
+                taken.push(parcel);
             } else {
-                passed.push((at, piece));
+                passed.push((at, parcel));
             }
         }
         for kept in passed.into_iter().rev() {
@@ -852,7 +852,7 @@ impl Master {
     /// they asked. Victims are busy ranks that owe nothing, those dealt work
     /// longest ago first: in a tree of heavy-tailed subtrees (UTS), a rank
     /// busy for long is likely in a big subtree. (Preferring the ranks that
-    /// said they kept most drained one victim's queue a piece at a time:
+    /// said they kept most drained one victim's queue a parcel at a time:
     /// N-Queens 17 on 128 ranks, 1,050 master messages a rank, not 89.) A
     /// thief left without a victim waits for one to free up: asking one
     /// victim for several thieves at once, each a share of its work, gave
@@ -909,8 +909,8 @@ mod test {
         *ZERO.get_or_init(Instant::now) + Duration::from_millis(ms)
     }
 
-    fn p(i: u32) -> Piece {
-        Piece::named(crate::engine::Prefix(vec![i]))
+    fn p(i: u32) -> Parcel {
+        Parcel::named(crate::engine::Prefix(vec![i]))
     }
 
     fn kinds(out: &Outbox) -> Vec<(usize, &'static str)> {
@@ -947,7 +947,7 @@ mod test {
     /// group of one rank a sliver, a group of 31 ranks most of the half.
     #[test]
     fn a_group_is_dealt_its_ranks_share() {
-        let pool: Vec<Piece> = (0..640).map(p).collect();
+        let pool: Vec<Parcel> = (0..640).map(p).collect();
         let mut m = Master::new(2, pool, None).weighted(vec![1, 31]);
         let mut out = Outbox::new();
         m.on_ask(0, Tally::default(), m.ranks[0].deals_to, at(0), &mut out);
@@ -955,7 +955,7 @@ mod test {
         let dealt: Vec<(usize, usize)> = out
             .iter()
             .filter_map(|(r, msg)| match msg {
-                Message::Work { pieces, .. } => Some((*r, pieces.len())),
+                Message::Work { parcels, .. } => Some((*r, parcels.len())),
                 _ => None,
             })
             .collect();
@@ -963,12 +963,12 @@ mod test {
         assert_eq!(dealt, vec![(0, 10), (1, 306)]);
     }
 
-    /// The first prefix of each piece of each `Work` in `out`, by rank.
+    /// The first prefix of each parcel of each `Work` in `out`, by rank.
     fn dealt_prefixes(out: &Outbox) -> Vec<(usize, Vec<u32>)> {
         out.iter()
             .filter_map(|(r, msg)| match msg {
-                Message::Work { pieces, .. } => {
-                    Some((*r, pieces.iter().map(|p| p.prefix.0[0]).collect()))
+                Message::Work { parcels, .. } => {
+                    Some((*r, parcels.iter().map(|p| p.prefix.0[0]).collect()))
                 }
                 _ => None,
             })
@@ -980,7 +980,7 @@ mod test {
     /// later deal takes what the others left at the front, in order.
     #[test]
     fn deals_that_keep_order_interleave_the_front_of_the_pool() {
-        let pool: Vec<Piece> = (0..16).map(p).collect();
+        let pool: Vec<Parcel> = (0..16).map(p).collect();
         let mut m = Master::new(2, pool, None).keeping_order(true);
         let mut out = Outbox::new();
         m.on_ask(0, Tally::default(), m.ranks[0].deals_to, at(0), &mut out);
@@ -998,7 +998,7 @@ mod test {
         m.on_ask(0, Tally::default(), m.ranks[0].deals_to, at(2), &mut out);
         assert_eq!(dealt_prefixes(&out), vec![(0, vec![8, 10])]);
         // Without order, runs.
-        let pool: Vec<Piece> = (0..16).map(p).collect();
+        let pool: Vec<Parcel> = (0..16).map(p).collect();
         let mut m = Master::new(2, pool, None);
         let mut out = Outbox::new();
         m.on_ask(0, Tally::default(), m.ranks[0].deals_to, at(0), &mut out);

@@ -1,14 +1,14 @@
 //! The master's account of units (its initial prefixes) for checkpoints:
-//! how many pieces of each are still out, what the finished pieces counted,
+//! how many parcels of each are still out, what the finished parcels counted,
 //! and, in `all` mode, their solutions, held back until the unit completes.
 //!
-//! A unit starts as one piece in the master's pool. A `Donated` adds a
-//! piece per subtree a victim gave its thief (split off a walk, or queued
-//! and untouched); a `UnitDone` from a rank takes away the pieces that rank
+//! A unit starts as one parcel in the master's pool. A `Donated` adds a
+//! parcel per subtree a victim gave its thief (split off a walk, or queued
+//! and untouched); a `UnitDone` from a rank takes away the parcels that rank
 //! received. A rank sends the `Donated` of its donations of a unit before its
 //! `UnitDone` of that unit, over the same ordered channel, and the master
 //! handles a thief's `UnitDone` only after the `Donated` of what it received
-//! (`causal.rs`), so the count reaches zero exactly when no piece of the
+//! (`causal.rs`), so the count reaches zero exactly when no parcel of the
 //! unit is anywhere: then the unit is complete.
 
 use crate::engine::{Count, Prefix, UnitReport};
@@ -16,7 +16,7 @@ use std::collections::HashMap;
 
 #[derive(Debug, Default)]
 struct Open {
-    pieces: u64,
+    parcels: u64,
     count: Count,
     texts: Vec<String>,
 }
@@ -53,7 +53,7 @@ impl UnitBook {
                 .iter()
                 .map(|p| {
                     let open = Open {
-                        pieces: 1,
+                        parcels: 1,
                         ..Open::default()
                     };
                     (p.clone(), open)
@@ -72,10 +72,10 @@ impl UnitBook {
         }
     }
 
-    /// A donation of one piece of each of `units` (a unit may repeat).
+    /// A donation of one parcel of each of `units` (a unit may repeat).
     pub(in crate::cluster) fn on_donated(&mut self, units: &[Prefix]) -> Result<(), Unknown> {
         for unit in units {
-            self.get(unit)?.pieces += 1;
+            self.get(unit)?.parcels += 1;
         }
         Ok(())
     }
@@ -89,19 +89,19 @@ impl UnitBook {
         Ok(())
     }
 
-    /// A rank finished its pieces of a unit; returns the unit's totals and
+    /// A rank finished its parcels of a unit; returns the unit's totals and
     /// solutions when that completes it.
     pub(in crate::cluster) fn on_done(
         &mut self,
         r: UnitReport,
     ) -> Result<Option<Completed>, Unknown> {
         let open = self.get(&r.unit)?;
-        if r.received > open.pieces {
+        if r.received > open.parcels {
             return Err(Unknown(r.unit));
         }
-        open.pieces -= r.received;
+        open.parcels -= r.received;
         open.count += r.count;
-        if open.pieces > 0 {
+        if open.parcels > 0 {
             return Ok(None);
         }
         let unit = r.unit.truncated(self.depth);
@@ -142,7 +142,7 @@ mod test {
     }
 
     #[test]
-    fn a_unit_completes_when_its_last_piece_does() {
+    fn a_unit_completes_when_its_last_parcel_does() {
         let mut b = UnitBook::new(
             &[p(&[0]), p(&[1])],
             2,
@@ -152,11 +152,11 @@ mod test {
                 depth: Some(1),
             },
         );
-        // Rank 1 walks unit 0, splits two pieces off to the master, finishes.
+        // Rank 1 walks unit 0, splits two parcels off to the master, finishes.
         b.on_donated(&[p(&[0, 3]), p(&[0, 4, 1])]).unwrap();
         b.hold_texts(&p(&[0]), vec!["a".into()]).unwrap();
         assert_eq!(b.on_done(done(&[0], 1, 2)).unwrap(), None);
-        // Rank 2 gets both pieces, finishes them.
+        // Rank 2 gets both parcels, finishes them.
         b.hold_texts(&p(&[0]), vec!["b".into()]).unwrap();
         let c = b.on_done(done(&[0], 2, 3)).unwrap().unwrap();
         assert_eq!(c.texts, vec!["a", "b"]);
@@ -166,7 +166,7 @@ mod test {
         );
         assert_eq!(b.done.depth, Some(3));
         assert_eq!(b.remaining(), vec![p(&[1])]);
-        // A queued piece given back whole, then walked elsewhere.
+        // A queued parcel given back whole, then walked elsewhere.
         b.on_donated(&[p(&[1])]).unwrap();
         assert_eq!(b.on_done(done(&[1], 1, 0)).unwrap(), None);
         assert!(b.on_done(done(&[1], 1, 4)).unwrap().is_some());

@@ -1,9 +1,9 @@
 //! The rank manager: the one thread of a rank that talks to other ranks.
 //! It moves messages and events between the transport, the rank's state
-//! machine ([`RankState`], free of I/O), on rank 0 the host of the
-//! master, the solutions' delivery, the checkpoints and the observer
-//! ([`Head`]), and on the first rank of each group in a run of groups the
-//! group's master ([`GroupHost`]). It decides nothing itself: it polls,
+//! machine ([`RankState`], free of I/O), on rank 0 its head (the
+//! master, the solutions' delivery, the checkpoints and the observer:
+//! [`Head`]), and on the first rank of each group in a run of groups the
+//! group's master ([`GroupHead`]). It decides nothing itself: it polls,
 //! routes and sends.
 
 use crate::cluster::config::RunConfig;
@@ -11,7 +11,7 @@ use crate::cluster::host::{host_name, online_cpus, thread_cpu_seconds};
 use crate::cluster::layout::Layout;
 use crate::cluster::master::Outbox;
 use crate::cluster::master::delivery::Delivery;
-use crate::cluster::master::group::{GroupError, GroupHost};
+use crate::cluster::master::group::{GroupError, GroupHead};
 use crate::cluster::master::head::Head;
 use crate::cluster::master::race::Race;
 use crate::cluster::outcome::{Outcome, RunError};
@@ -56,7 +56,7 @@ struct Manager<'a, P: Problem, T: Transport> {
     /// Rank 0 in optimise mode: the heuristic's race beside the search.
     race: Option<Race>,
     /// The first rank of each group, in a run of groups.
-    group: Option<GroupHost>,
+    group: Option<GroupHead>,
     /// This thread's CPU time when the rank started.
     cpu_start: f64,
     /// The longest pause of the poll loop while the rank holds work (see
@@ -252,7 +252,7 @@ impl<'a, P: Problem, T: Transport + Send + 'static> Manager<'a, P, T> {
             head: None,
             race: None,
             group: group_master.then(|| {
-                GroupHost::new(
+                GroupHead::new(
                     layout,
                     layout.group_of(rank),
                     config.mode,

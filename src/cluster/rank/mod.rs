@@ -26,7 +26,7 @@ use crate::cluster::config::RunConfig;
 use crate::cluster::layout::Layout;
 use crate::cluster::outcome::RunError;
 use crate::cluster::protocol::{Message, RankReport, Received};
-use crate::engine::{Mode, Piece, PoolEvent, Problem, RankPool, Tally, Task, WorkerStats};
+use crate::engine::{Mode, Parcel, PoolEvent, Problem, RankPool, Tally, Task, WorkerStats};
 use rand::{RngExt, SeedableRng};
 use rand_xorshift::XorShiftRng;
 use std::ops::Range;
@@ -148,7 +148,7 @@ pub(crate) struct RankState<P: Problem, W: Workers<P::Node>> {
     hungry_since: u64,
     /// The depth of the initial prefixes, from the last work received.
     initial_depth: u32,
-    /// With checkpoints: a `Donated` names the unit of each piece.
+    /// With checkpoints: a `Donated` names the unit of each parcel.
     track_units: bool,
     terminated: bool,
     report: RankReport,
@@ -359,17 +359,17 @@ impl<P: Problem, W: Workers<P::Node>> RankState<P, W> {
     /// Sends `tasks` to `thief` (`direct`: at its own request) and tells
     /// the master.
     fn donate(&mut self, thief: usize, tasks: &[Task<P::Node>], direct: bool, out: &mut Sends) {
-        let pieces = self.pieces(tasks);
-        self.report.prefixes_donated += pieces.len() as u64;
+        let parcels = self.parcels(tasks);
+        self.report.prefixes_donated += parcels.len() as u64;
         let units = if self.track_units {
             let depth = self.initial_depth as usize;
-            pieces.iter().map(|p| p.prefix.truncated(depth)).collect()
+            parcels.iter().map(|p| p.prefix.truncated(depth)).collect()
         } else {
             Vec::new()
         };
         let donated = Message::Donated {
             thief: thief as u32,
-            pieces: pieces.len() as u32,
+            parcels: parcels.len() as u32,
             units,
             after: self.received,
             direct,
@@ -378,7 +378,7 @@ impl<P: Problem, W: Workers<P::Node>> RankState<P, W> {
         out.push((
             thief,
             Message::Donation {
-                pieces,
+                parcels,
                 initial_depth,
                 direct,
             },
@@ -393,8 +393,11 @@ impl<P: Problem, W: Workers<P::Node>> RankState<P, W> {
     }
 
     /// Tasks as they travel to the master.
-    fn pieces(&self, tasks: &[Task<P::Node>]) -> Vec<Piece> {
-        tasks.iter().map(|t| Piece::of(&*self.problem, t)).collect()
+    fn parcels(&self, tasks: &[Task<P::Node>]) -> Vec<Parcel> {
+        tasks
+            .iter()
+            .map(|t| Parcel::of(&*self.problem, t))
+            .collect()
     }
 
     /// An event of the pool. Solutions go to the master as a message: on
@@ -530,7 +533,7 @@ impl<P: Problem, W: Workers<P::Node>> RankState<P, W> {
     pub(crate) fn on_donation(
         &mut self,
         from: usize,
-        pieces: Vec<Piece>,
+        parcels: Vec<Parcel>,
         initial_depth: u32,
         direct: bool,
         now: Instant,
@@ -546,7 +549,7 @@ impl<P: Problem, W: Workers<P::Node>> RankState<P, W> {
             self.stealing = None;
         }
         let was_dry = self.dry;
-        self.on_work(pieces, initial_depth)?;
+        self.on_work(parcels, initial_depth)?;
         if let Some(owed) = self.owes_donation.filter(|_| was_dry) {
             self.owes_donation = None;
             self.give(owed.thief, owed.direct, now, out);
@@ -581,19 +584,19 @@ impl<P: Problem, W: Workers<P::Node>> RankState<P, W> {
     ) -> Result<(), RunError> {
         match msg {
             Message::Work {
-                pieces,
+                parcels,
                 initial_depth,
             } => {
                 if !self.terminated {
                     self.answered(now);
                 }
-                self.on_work(pieces, initial_depth)
+                self.on_work(parcels, initial_depth)
             }
             Message::Donation {
-                pieces,
+                parcels,
                 initial_depth,
                 direct,
-            } => self.on_donation(from, pieces, initial_depth, direct, now, out),
+            } => self.on_donation(from, parcels, initial_depth, direct, now, out),
             Message::DonateRequest { thief, asks } => {
                 self.on_donate_request(thief as usize, asks, now, out);
                 Ok(())
@@ -620,19 +623,19 @@ impl<P: Problem, W: Workers<P::Node>> RankState<P, W> {
     /// `Work`: subtrees for the workers.
     pub(crate) fn on_work(
         &mut self,
-        pieces: Vec<Piece>,
+        parcels: Vec<Parcel>,
         initial_depth: u32,
     ) -> Result<(), RunError> {
         if self.terminated {
             return Ok(());
         }
-        self.report.prefixes_received += pieces.len() as u64;
-        let mut tasks = Vec::with_capacity(pieces.len());
-        for piece in pieces {
-            let Some(task) = piece.task(&*self.problem, self.mode) else {
+        self.report.prefixes_received += parcels.len() as u64;
+        let mut tasks = Vec::with_capacity(parcels.len());
+        for parcel in parcels {
+            let Some(task) = parcel.task(&*self.problem, self.mode) else {
                 return Err(RunError::BadPrefix {
                     rank: self.rank,
-                    prefix: piece.prefix,
+                    prefix: parcel.prefix,
                 });
             };
             tasks.push(task);
@@ -795,9 +798,9 @@ mod test {
     }
 
     /// `n` prefixes of one move, as `Work` of initial depth 1 carries them.
-    fn pieces(n: usize) -> Vec<Piece> {
+    fn parcels(n: usize) -> Vec<Parcel> {
         (0..n)
-            .map(|i| Piece::named(Prefix(vec![i as u32])))
+            .map(|i| Parcel::named(Prefix(vec![i as u32])))
             .collect()
     }
 
@@ -812,7 +815,7 @@ mod test {
         let (now, mut out) = (Instant::now(), Vec::new());
         r.start(now, &mut out);
         assert!(out.len() == 1 && is_ask(&out[0]) && !r.busy());
-        r.on_work(pieces(3), 1).unwrap();
+        r.on_work(parcels(3), 1).unwrap();
         assert!(r.busy());
         assert_eq!(fake.injected.borrow().len(), 3);
         assert_eq!(*fake.depth.borrow(), Some(1));
@@ -830,8 +833,8 @@ mod test {
         let mut r = rank(&fake, 1);
         let (now, mut out) = (Instant::now(), Vec::new());
         r.start(now, &mut out);
-        r.on_work(pieces(2), 1).unwrap();
-        r.on_donation(0, pieces(1), 1, false, now, &mut out)
+        r.on_work(parcels(2), 1).unwrap();
+        r.on_donation(0, parcels(1), 1, false, now, &mut out)
             .unwrap();
         *fake.holding.borrow_mut() = true;
         r.on_event(PoolEvent::Idle, now, &mut out);
@@ -866,7 +869,7 @@ mod test {
         r.start(now, &mut out);
         r.on_event(PoolEvent::Hungry, now, &mut out);
         assert_eq!(out.len(), 1, "idle: its ask is out");
-        r.on_work(pieces(2), 1).unwrap();
+        r.on_work(parcels(2), 1).unwrap();
         assert!(!r.awaits_answer(), "busy and sated: slow polls");
         r.on_event(PoolEvent::Hungry, now, &mut out);
         r.on_event(PoolEvent::Hungry, now, &mut out);
@@ -885,7 +888,7 @@ mod test {
         ));
         // Hungry: idle workers leave a core, its manager polls fast.
         assert!(r.awaits_answer());
-        r.on_donation(0, pieces(1), 1, false, now, &mut out)
+        r.on_donation(0, parcels(1), 1, false, now, &mut out)
             .unwrap();
         assert!(!r.awaits_answer());
         r.on_event(PoolEvent::Hungry, now, &mut out);
@@ -912,23 +915,23 @@ mod test {
     fn a_prefix_of_no_subtree_is_refused_naming_the_rank() {
         let fake = Fake::default();
         let mut r = rank(&fake, 2);
-        let bad = vec![Piece::named(Prefix(vec![99]))];
+        let bad = vec![Parcel::named(Prefix(vec![99]))];
         match r.on_work(bad, 1) {
             Err(RunError::BadPrefix { rank: 2, .. }) => {}
             other => panic!("{other:?}"),
         }
     }
 
-    /// Whether `m` is a donation of `n` pieces to `thief`.
+    /// Whether `m` is a donation of `n` parcels to `thief`.
     fn is_donation(m: &(usize, Message), thief: usize, n: usize) -> bool {
-        matches!(m, (to, Message::Donation { pieces, .. }) if *to == thief && pieces.len() == n)
+        matches!(m, (to, Message::Donation { parcels, .. }) if *to == thief && parcels.len() == n)
     }
 
-    /// Whether `m` tells the master of a donation of `n` pieces to `thief`
+    /// Whether `m` tells the master of a donation of `n` parcels to `thief`
     /// (units named: checkpoints are on), sent after `after` donations.
     fn is_donated(m: &(usize, Message), thief: usize, n: usize, after: u64) -> bool {
-        matches!(m, (0, Message::Donated { thief: t, pieces, units, after: a, direct: false })
-            if *t as usize == thief && *pieces as usize == n && units.len() == n && a.in_group == after)
+        matches!(m, (0, Message::Donated { thief: t, parcels, units, after: a, direct: false })
+            if *t as usize == thief && *parcels as usize == n && units.len() == n && a.in_group == after)
     }
 
     #[test]
@@ -940,17 +943,21 @@ mod test {
         // Idle: the ask already on its way answers; nothing is sent.
         r.on_donate_request(2, 1, now, &mut out);
         assert_eq!(out.len(), 1);
-        r.on_work(pieces(4), 1).unwrap();
+        r.on_work(parcels(4), 1).unwrap();
         // Queued tasks taken at once, the pool then idle: the donation to
         // the thief, its announcement to the master, then the ask.
         let q = Queens::new(6, false).unwrap();
-        let task = |i: u32| Piece::named(Prefix(vec![i])).task(&q, Mode::Count).unwrap();
+        let task = |i: u32| {
+            Parcel::named(Prefix(vec![i]))
+                .task(&q, Mode::Count)
+                .unwrap()
+        };
         *fake.donation.borrow_mut() = Some((vec![task(0), task(1)], true));
         r.on_donate_request(2, 1, now, &mut out);
         assert!(is_donation(&out[1], 2, 2) && is_donated(&out[2], 2, 2, 0));
         assert!(is_ask(&out[3]));
         // Busy again, nothing to take now: owed, then made by a worker.
-        r.on_work(pieces(1), 1).unwrap();
+        r.on_work(parcels(1), 1).unwrap();
         r.on_donate_request(3, 2, now, &mut out);
         assert!(r.owes_donation() && out.len() == 4);
         r.on_event(PoolEvent::Donated(vec![task(2)]), now, &mut out);
@@ -973,7 +980,7 @@ mod test {
         r.start(now, &mut out);
         // A donation from another rank arrives first: the rank works, and
         // its later messages say it received one.
-        r.on_donation(0, pieces(2), 1, false, now, &mut out)
+        r.on_donation(0, parcels(2), 1, false, now, &mut out)
             .unwrap();
         assert!(r.busy() && r.report().donations_received == 1);
         // A request the master made before it had heard the rank's ask
@@ -983,7 +990,11 @@ mod test {
         assert!(!r.owes_donation());
         // One made after it is answered, and counts the donation received.
         let q = Queens::new(6, false).unwrap();
-        let task = |i: u32| Piece::named(Prefix(vec![i])).task(&q, Mode::Count).unwrap();
+        let task = |i: u32| {
+            Parcel::named(Prefix(vec![i]))
+                .task(&q, Mode::Count)
+                .unwrap()
+        };
         *fake.donation.borrow_mut() = Some((vec![task(0)], false));
         r.on_donate_request(3, 1, now, &mut out);
         assert!(is_donation(&out[1], 3, 1) && is_donated(&out[2], 3, 1, 1));
@@ -1023,7 +1034,7 @@ mod test {
         let (mut r, now, mut out) = stealer(&fake, 3, 2);
         // Its first work comes from its master.
         assert!(is_ask(&out[0]));
-        r.on_work(pieces(2), 1).unwrap();
+        r.on_work(parcels(2), 1).unwrap();
         r.on_event(PoolEvent::Idle, now, &mut out);
         let first = steal_to(&out[1]).expect("a steal, not an ask");
         assert!(first != 3 && first < 8 && out.len() == 2);
@@ -1054,7 +1065,7 @@ mod test {
         .with_direct_steals(2);
         let mut out0 = Vec::new();
         alone.start(now, &mut out0);
-        alone.on_work(pieces(1), 1).unwrap();
+        alone.on_work(parcels(1), 1).unwrap();
         alone.on_event(PoolEvent::Idle, now, &mut out0);
         assert!(out0.len() == 2 && is_ask(&out0[1]));
     }
@@ -1063,10 +1074,11 @@ mod test {
     fn a_stolen_donation_ends_the_steal_and_the_rank_works_on() {
         let fake = Fake::default();
         let (mut r, now, mut out) = stealer(&fake, 1, 1);
-        r.on_work(pieces(1), 1).unwrap();
+        r.on_work(parcels(1), 1).unwrap();
         r.on_event(PoolEvent::Idle, now, &mut out);
         assert!(steal_to(&out[1]).is_some());
-        r.on_donation(0, pieces(3), 1, true, now, &mut out).unwrap();
+        r.on_donation(0, parcels(3), 1, true, now, &mut out)
+            .unwrap();
         assert!(r.busy() && r.report().donations_received == 1);
         assert_eq!(fake.injected.borrow().len(), 4);
         // Dry again: a new steal, and after its one refusal, the ask,
@@ -1090,13 +1102,13 @@ mod test {
         ));
     }
 
-    /// Whether `out` begins with a direct donation of `n` pieces to
+    /// Whether `out` begins with a direct donation of `n` parcels to
     /// `thief` and its announcement to the master.
     fn stolen(out: &[(usize, Message)], thief: usize, n: usize) -> bool {
-        let given = matches!(&out[0], (to, Message::Donation { pieces, direct: true, .. })
-            if *to == thief && pieces.len() == n);
-        let told = matches!(&out[1], (0, Message::Donated { thief: t, pieces, direct: true, .. })
-            if *t as usize == thief && *pieces as usize == n);
+        let given = matches!(&out[0], (to, Message::Donation { parcels, direct: true, .. })
+            if *to == thief && parcels.len() == n);
+        let told = matches!(&out[1], (0, Message::Donated { thief: t, parcels, direct: true, .. })
+            if *t as usize == thief && *parcels as usize == n);
         given && told
     }
 
@@ -1107,9 +1119,13 @@ mod test {
         // Waiting for its master: nothing to give.
         r.on_steal_request(4, now, &mut out);
         assert!(matches!(&out[1], (4, Message::NoWork)));
-        r.on_work(pieces(4), 1).unwrap();
+        r.on_work(parcels(4), 1).unwrap();
         let q = Queens::new(6, false).unwrap();
-        let task = |i: u32| Piece::named(Prefix(vec![i])).task(&q, Mode::Count).unwrap();
+        let task = |i: u32| {
+            Parcel::named(Prefix(vec![i]))
+                .task(&q, Mode::Count)
+                .unwrap()
+        };
         // Queued tasks go at once, the master told it was a steal.
         *fake.donation.borrow_mut() = Some((vec![task(0), task(1)], false));
         r.on_steal_request(4, now, &mut out);
@@ -1134,9 +1150,13 @@ mod test {
     fn the_master_s_request_outranks_a_thief_s_own_and_outlives_a_steal() {
         let fake = Fake::default();
         let (mut r, now, mut out) = stealer(&fake, 1, 1);
-        r.on_work(pieces(2), 1).unwrap();
+        r.on_work(parcels(2), 1).unwrap();
         let q = Queens::new(6, false).unwrap();
-        let task = |i: u32| Piece::named(Prefix(vec![i])).task(&q, Mode::Count).unwrap();
+        let task = |i: u32| {
+            Parcel::named(Prefix(vec![i]))
+                .task(&q, Mode::Count)
+                .unwrap()
+        };
         // Owed to a thief that asked itself; the master's request takes
         // the pool's one request, and that thief is refused.
         r.on_steal_request(4, now, &mut out);
@@ -1155,7 +1175,8 @@ mod test {
         r.on_donate_request(2, 1, now, &mut out);
         assert!(r.owes_donation() && out.len() == 5);
         *fake.donation.borrow_mut() = Some((vec![task(1)], false));
-        r.on_donation(0, pieces(2), 1, true, now, &mut out).unwrap();
+        r.on_donation(0, parcels(2), 1, true, now, &mut out)
+            .unwrap();
         assert!(matches!(
             &out[5],
             (2, Message::Donation { direct: false, .. })
@@ -1172,7 +1193,7 @@ mod test {
     fn a_hungry_rank_steals_first_and_tells_its_master_after() {
         let fake = Fake::default();
         let (mut r, now, mut out) = stealer(&fake, 1, 1);
-        r.on_work(pieces(2), 1).unwrap();
+        r.on_work(parcels(2), 1).unwrap();
         assert!(!r.awaits_answer());
         r.on_event(PoolEvent::Hungry, now, &mut out);
         assert!(steal_to(&out[1]).is_some() && r.awaits_answer());
@@ -1195,10 +1216,10 @@ mod test {
         r.on_event(PoolEvent::Idle, now, &mut out);
         assert!(is_ask(&out[3]));
         // Work that came during a hungry steal ends it quietly.
-        r.on_work(pieces(1), 1).unwrap();
+        r.on_work(parcels(1), 1).unwrap();
         r.on_event(PoolEvent::Hungry, now, &mut out);
         assert!(steal_to(&out[4]).is_some());
-        r.on_work(pieces(1), 1).unwrap();
+        r.on_work(parcels(1), 1).unwrap();
         r.on_no_work(now, &mut out);
         assert_eq!((out.len(), r.report().hungers), (5, 1));
     }

@@ -17,7 +17,7 @@ use super::{IdleShares, SimConfig, SimError, SimReport};
 use crate::cluster::layout::Layout;
 use crate::cluster::master::Outbox;
 use crate::cluster::master::delivery::Delivery;
-use crate::cluster::master::group::GroupHost;
+use crate::cluster::master::group::GroupHead;
 use crate::cluster::master::head::Head;
 use crate::cluster::protocol::{Message, RankReport};
 use crate::cluster::rank::manager::{group_error, serves};
@@ -49,7 +49,7 @@ enum Event {
 struct Rank<'p, P: Problem> {
     state: RankState<P, Handle<'p, P>>,
     /// The group's master, on the first rank of each group.
-    group: Option<GroupHost>,
+    group: Option<GroupHead>,
     pool: Rc<RefCell<VirtualPool<'p, P>>>,
     /// Messages it sends itself (rank 0: between its master and its pool).
     inbox: VecDeque<(usize, Message)>,
@@ -151,7 +151,7 @@ pub(super) fn run<P: Problem>(problem: &Arc<P>, config: &SimConfig) -> Result<Si
                 report,
             );
             let group = layout.is_group_master(r).then(|| {
-                GroupHost::new(
+                GroupHead::new(
                     layout,
                     layout.group_of(r),
                     config.mode(),
@@ -440,8 +440,8 @@ impl<'p, 'h, P: Problem> Sim<'p, 'h, P> {
         let group_master = self.ranks[rank].group.is_some();
         match side(rank, from, msg, group_master)? {
             Side::Rank(msg) => {
-                if let Message::Work { pieces, .. } | Message::Donation { pieces, .. } = &msg {
-                    *now += self.costs.pieces_ns(pieces);
+                if let Message::Work { parcels, .. } | Message::Donation { parcels, .. } = &msg {
+                    *now += self.costs.parcels_ns(parcels);
                 }
                 let i = self.instant(*now);
                 self.ranks[rank]

@@ -72,10 +72,10 @@ impl Costs {
             + shared * (helpers * 1_000 + 2 * self.wake_ns)
     }
 
-    /// A rank's cost to take in `pieces` (`Work` or a `Donation`): each
-    /// piece decoded (a node), or replayed from the root (a node a level).
-    pub(crate) fn pieces_ns(&self, pieces: &[crate::engine::Piece]) -> u64 {
-        pieces
+    /// A rank's cost to take in `parcels` (`Work` or a `Donation`): each
+    /// parcel decoded (a node), or replayed from the root (a node a level).
+    pub(crate) fn parcels_ns(&self, parcels: &[crate::engine::Parcel]) -> u64 {
+        parcels
             .iter()
             .map(|p| match p.node {
                 Some(_) => self.node_ns,

@@ -34,7 +34,7 @@ pub(crate) enum PoolEvent<N> {
         unit: Option<Prefix>,
         texts: Vec<String>,
     },
-    /// Unit tracking: this rank has finished every piece of a unit it held.
+    /// Unit tracking: this rank has finished every parcel of a unit it held.
     UnitDone(UnitReport),
     /// Every task given to the pool is finished: the rank is idle. (Sent
     /// when the count of tasks reaches zero; work injected since, before
@@ -52,7 +52,7 @@ pub(crate) enum PoolEvent<N> {
 }
 
 /// What a rank did on one unit (an initial prefix of the master's) since
-/// it last reported it: the pieces of it the rank received, and what
+/// it last reported it: the parcels of it the rank received, and what
 /// their walks counted (encoded as the fields of both in order).
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub(crate) struct UnitReport {
@@ -239,7 +239,7 @@ impl<N: Clone + Send + 'static> RankPool<N> {
             }
         };
         // Queued tasks leave whole: their units count them as finished
-        // here (the master counts them again as pieces in its pool).
+        // here (the master counts them again as parcels in its pool).
         for task in &taken {
             self.shared.close_task(&task.prefix, Count::default());
         }

@@ -11,7 +11,7 @@
 //! asked for before a level is pushed for it). A count without a cut-off
 //! walks below its deepest level by native frames (`dive.rs`), which hand
 //! themselves to the stack of levels when a split, a pause or a stop
-//! needs it. Why each piece of the loop is as it is, with its cost per
+//! needs it. Why each parcel of the loop is as it is, with its cost per
 //! node, is in `engine/README.md`.
 
 mod dive;
