@@ -118,24 +118,3 @@ pub mod advanced {
         pub use crate::output::{replace, write_atomically};
     }
 }
-
-/// The unit tests of the engine and the cluster layer search N-Queens:
-/// the puzzles package's own, compiled into them from its source (the
-/// puzzles depend on this crate, so this crate's tests cannot depend on
-/// them). Its paths name this crate `hysolve`, as the puzzles do.
-#[cfg(test)]
-extern crate self as hysolve;
-#[cfg(test)]
-#[allow(dead_code, unreachable_pub)]
-#[path = "../puzzles/src/error.rs"]
-mod puzzle_error;
-#[cfg(test)]
-use puzzle_error::PuzzleError;
-#[cfg(test)]
-#[allow(dead_code, unreachable_pub, unused_imports)]
-#[path = "../puzzles/src/queens/mod.rs"]
-mod queens;
-#[cfg(test)]
-mod problems {
-    pub(crate) use super::queens;
-}

@@ -307,8 +307,8 @@ pub(crate) struct Spread {
 mod test {
     use super::*;
     use crate::engine::fixtures::Path;
+    use crate::engine::fixtures::Queens;
     use crate::engine::sequential::sequential;
-    use crate::problems::queens::Queens;
 
     #[test]
     fn the_expansion_of_levels_that_do_not_grow_stops_at_its_budget() {
@@ -361,7 +361,7 @@ mod test {
 
     #[test]
     fn threads_share_the_large_levels_and_give_the_same_frontier() {
-        let q = Queens::new(10, false).unwrap();
+        let q = Queens::new(10);
         let one = expand(&q, Mode::All, 2_000, 1, 1);
         let alone = Spread {
             span: one.counted.nodes,

@@ -165,3 +165,141 @@ impl Problem for ValueSpine {
         Tree::render(&self.0, state, out)
     }
 }
+
+/// N-Queens on boards of up to 16 columns, row by row, each row's columns
+/// tried from the lowest: the problem the engine's and the cluster's unit
+/// tests search (the puzzles' N-Queens, with its kernels and folding,
+/// lives in `hysolve-puzzles`, which depends on this crate). A node is
+/// the next row, the attacked columns and diagonals, and the queens'
+/// columns four bits a row; it travels encoded (9 bytes), as a real
+/// problem's may.
+#[derive(Debug)]
+pub(crate) struct Queens {
+    n: u32,
+}
+
+/// A board of [`Queens`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Board {
+    row: u32,
+    columns: u32,
+    /// Diagonals by `row + column`.
+    rising: u64,
+    /// Diagonals by `row + n - 1 - column`.
+    falling: u64,
+    /// The queen of row `r` in bits `4r..4r + 4`.
+    queens: u64,
+}
+
+impl Queens {
+    /// N-Queens on `n` columns, 1 to 16.
+    pub(crate) fn new(n: u32) -> Queens {
+        assert!(
+            (1..=16).contains(&n),
+            "the fixture's boards are 1 to 16 wide"
+        );
+        Queens { n }
+    }
+
+    fn place(&self, b: &mut Board, column: u32) {
+        b.columns |= 1 << column;
+        b.rising |= 1 << (b.row + column);
+        b.falling |= 1 << (b.row + self.n - 1 - column);
+        b.queens |= u64::from(column) << (4 * b.row);
+        b.row += 1;
+    }
+}
+
+impl Problem for Queens {
+    type Node = Board;
+    type State = Board;
+    type Move = u32;
+    type Cursor = u32;
+
+    const ENCODES: bool = true;
+
+    fn encode(&self, b: &Board, out: &mut Vec<u8>) {
+        out.push(b.row as u8);
+        out.extend_from_slice(&b.queens.to_le_bytes());
+    }
+
+    fn decode(&self, bytes: &[u8]) -> Option<Board> {
+        let (&row, queens) = bytes.split_first()?;
+        let queens = u64::from_le_bytes(queens.try_into().ok()?);
+        let mut b = self.root();
+        for r in 0..u32::from(row).min(self.n) {
+            self.place(&mut b, (queens >> (4 * r) & 15) as u32);
+        }
+        (b.row == u32::from(row) && b.queens == queens).then_some(b)
+    }
+
+    fn root(&self) -> Board {
+        Board {
+            row: 0,
+            columns: 0,
+            rising: 0,
+            falling: 0,
+            queens: 0,
+        }
+    }
+
+    crate::state_is_node!();
+
+    fn moves(&self, b: &mut Board) -> u32 {
+        if b.row == self.n {
+            return 0;
+        }
+        let attacked = (0..self.n).filter(|&c| {
+            b.rising >> (b.row + c) & 1 != 0 || b.falling >> (b.row + self.n - 1 - c) & 1 != 0
+        });
+        let full = (1u32 << self.n) - 1;
+        full & !b.columns & !attacked.fold(0, |m, c| m | 1 << c)
+    }
+
+    fn next_move(&self, _: &Board, free: &mut u32) -> Option<u32> {
+        let column = (*free != 0).then(|| free.trailing_zeros())?;
+        *free &= *free - 1;
+        Some(column)
+    }
+
+    fn apply(&self, b: &mut Board, &column: &u32) {
+        self.place(b, column);
+    }
+
+    fn undo(&self, b: &mut Board, &column: &u32) {
+        b.row -= 1;
+        b.columns &= !(1 << column);
+        b.rising &= !(1 << (b.row + column));
+        b.falling &= !(1 << (b.row + self.n - 1 - column));
+        b.queens &= !(15 << (4 * b.row));
+    }
+
+    fn solution_weight(&self, b: &Board) -> u64 {
+        u64::from(b.row == self.n)
+    }
+
+    fn render(&self, b: &Board, out: &mut String) {
+        let columns: Vec<String> = (0..b.row)
+            .map(|r| (b.queens >> (4 * r) & 15).to_string())
+            .collect();
+        out.push_str(&columns.join(" "));
+    }
+}
+
+#[test]
+fn the_queens_fixture_has_the_published_counts() {
+    // OEIS A000170.
+    for (n, count) in [(1, 1), (4, 2), (5, 10), (6, 4), (7, 40), (8, 92)] {
+        let (whole, _) = super::sequential(&Queens::new(n), Mode::Count);
+        assert_eq!(whole.solutions, count, "{n} queens");
+    }
+    let q = Queens::new(6);
+    let mut b = q.root();
+    for c in [1, 3, 5] {
+        q.apply(&mut b, &c);
+    }
+    let mut bytes = Vec::new();
+    q.encode(&b, &mut bytes);
+    assert_eq!(q.decode(&bytes), Some(b));
+    assert_eq!(q.decode(&bytes[..4]), None);
+}

@@ -22,14 +22,16 @@
 //!   raced before the exact search ([`ramp_up`]);
 //! - `race`: the same heuristic beside the exact search ([`race`]);
 //! - [`simd`]: the widest vector instructions the kernels may use
-//!   (`HYSOLVE_SIMD`).
+//!   (`HYSOLVE_SIMD`);
+//! - `fixtures` (tests only): the trees and the small N-Queens that the
+//!   engine's and the cluster's unit tests search.
 
 mod check;
 mod context;
 mod count;
 mod expand;
 #[cfg(test)]
-mod fixtures;
+pub(crate) mod fixtures;
 mod mode;
 mod parcel;
 pub(crate) mod pool;

@@ -609,8 +609,8 @@ mod test {
     use super::*;
     use crate::cluster::protocol::{RankReport, Received};
     use crate::cluster::sink::Callback;
+    use crate::engine::fixtures::Queens;
     use crate::engine::sequential;
-    use crate::problems::queens::Queens;
     use std::collections::VecDeque;
     use std::sync::Arc;
     use std::sync::atomic::AtomicBool;
@@ -632,7 +632,7 @@ mod test {
         seed: u64,
         steals: bool,
     ) -> (Result<Outcome, RunError>, Vec<String>, u64, u64) {
-        let q = Queens::new(7, false).unwrap();
+        let q = Queens::new(7);
         let mut found = Vec::new();
         let mut sink = Callback(|t: &str| found.push(t.to_owned()));
         let delivery = Delivery::new(&mut sink, config.mode, None);
@@ -820,7 +820,7 @@ mod test {
 
     #[test]
     fn the_head_counts_the_whole_tree_over_any_number_of_ranks_and_orders() {
-        let q = Queens::new(7, false).unwrap();
+        let q = Queens::new(7);
         let (whole, _) = sequential(&q, Mode::Count);
         let (mut held_back, mut stolen) = (0, 0);
         for steals in [false, true] {
@@ -857,7 +857,7 @@ mod test {
 
     #[test]
     fn rank_side_messages_are_refused_by_the_head() {
-        let q = Queens::new(5, false).unwrap();
+        let q = Queens::new(5);
         let config = RunConfig::new(Mode::Count).threads(1);
         let mut sink = Callback(|_: &str| {});
         let delivery = Delivery::new(&mut sink, Mode::Count, None);
@@ -880,7 +880,7 @@ mod test {
     /// numbers).
     #[test]
     fn an_answer_of_the_expansion_terminates_each_group_through_one_down() {
-        let q = Queens::new(6, false).unwrap();
+        let q = Queens::new(6);
         let layout = Layout::groups_of(8, 3, 1);
         let masters: Vec<usize> = (0..layout.groups())
             .map(|g| layout.master_of_group(g))

@@ -735,7 +735,7 @@ impl<P: Problem, W: Workers<P::Node>> RankState<P, W> {
 mod test {
     use super::*;
     use crate::engine::Prefix;
-    use crate::problems::queens::Queens;
+    use crate::engine::fixtures::Queens;
     use std::cell::RefCell;
 
     type Node = <Queens as Problem>::Node;
@@ -785,7 +785,7 @@ mod test {
     }
 
     fn rank(fake: &Fake, r: usize) -> RankState<Queens, &Fake> {
-        let q = Arc::new(Queens::new(6, false).unwrap());
+        let q = Arc::new(Queens::new(6));
         RankState::new(
             q,
             Mode::Count,
@@ -946,7 +946,7 @@ mod test {
         r.on_work(parcels(4), 1).unwrap();
         // Queued tasks taken at once, the pool then idle: the donation to
         // the thief, its announcement to the master, then the ask.
-        let q = Queens::new(6, false).unwrap();
+        let q = Queens::new(6);
         let task = |i: u32| {
             Parcel::named(Prefix(vec![i]))
                 .task(&q, Mode::Count)
@@ -989,7 +989,7 @@ mod test {
         assert_eq!(out.len(), 1);
         assert!(!r.owes_donation());
         // One made after it is answered, and counts the donation received.
-        let q = Queens::new(6, false).unwrap();
+        let q = Queens::new(6);
         let task = |i: u32| {
             Parcel::named(Prefix(vec![i]))
                 .task(&q, Mode::Count)
@@ -1054,7 +1054,7 @@ mod test {
         // Rank 0 alone in its group has no one to steal from.
         let fake0 = Fake::default();
         let mut alone = RankState::new(
-            Arc::new(Queens::new(6, false).unwrap()),
+            Arc::new(Queens::new(6)),
             Mode::Count,
             0,
             Layout::groups_of(9, 4, 1),
@@ -1120,7 +1120,7 @@ mod test {
         r.on_steal_request(4, now, &mut out);
         assert!(matches!(&out[1], (4, Message::NoWork)));
         r.on_work(parcels(4), 1).unwrap();
-        let q = Queens::new(6, false).unwrap();
+        let q = Queens::new(6);
         let task = |i: u32| {
             Parcel::named(Prefix(vec![i]))
                 .task(&q, Mode::Count)
@@ -1151,7 +1151,7 @@ mod test {
         let fake = Fake::default();
         let (mut r, now, mut out) = stealer(&fake, 1, 1);
         r.on_work(parcels(2), 1).unwrap();
-        let q = Queens::new(6, false).unwrap();
+        let q = Queens::new(6);
         let task = |i: u32| {
             Parcel::named(Prefix(vec![i]))
                 .task(&q, Mode::Count)
