@@ -797,6 +797,15 @@ mod test {
         )
     }
 
+    /// The subtree under the root's move `i` of 6-Queens, as a worker's
+    /// task.
+    fn task(i: u32) -> Task<Node> {
+        let q = Queens::new(6);
+        Parcel::named(Prefix(vec![i]))
+            .task(&q, Mode::Count)
+            .unwrap()
+    }
+
     /// `n` prefixes of one move, as `Work` of initial depth 1 carries them.
     fn parcels(n: usize) -> Vec<Parcel> {
         (0..n)
@@ -946,12 +955,6 @@ mod test {
         r.on_work(parcels(4), 1).unwrap();
         // Queued tasks taken at once, the pool then idle: the donation to
         // the thief, its announcement to the master, then the ask.
-        let q = Queens::new(6);
-        let task = |i: u32| {
-            Parcel::named(Prefix(vec![i]))
-                .task(&q, Mode::Count)
-                .unwrap()
-        };
         *fake.donation.borrow_mut() = Some((vec![task(0), task(1)], true));
         r.on_donate_request(2, 1, now, &mut out);
         assert!(is_donation(&out[1], 2, 2) && is_donated(&out[2], 2, 2, 0));
@@ -989,12 +992,6 @@ mod test {
         assert_eq!(out.len(), 1);
         assert!(!r.owes_donation());
         // One made after it is answered, and counts the donation received.
-        let q = Queens::new(6);
-        let task = |i: u32| {
-            Parcel::named(Prefix(vec![i]))
-                .task(&q, Mode::Count)
-                .unwrap()
-        };
         *fake.donation.borrow_mut() = Some((vec![task(0)], false));
         r.on_donate_request(3, 1, now, &mut out);
         assert!(is_donation(&out[1], 3, 1) && is_donated(&out[2], 3, 1, 1));
@@ -1120,12 +1117,6 @@ mod test {
         r.on_steal_request(4, now, &mut out);
         assert!(matches!(&out[1], (4, Message::NoWork)));
         r.on_work(parcels(4), 1).unwrap();
-        let q = Queens::new(6);
-        let task = |i: u32| {
-            Parcel::named(Prefix(vec![i]))
-                .task(&q, Mode::Count)
-                .unwrap()
-        };
         // Queued tasks go at once, the master told it was a steal.
         *fake.donation.borrow_mut() = Some((vec![task(0), task(1)], false));
         r.on_steal_request(4, now, &mut out);
@@ -1151,12 +1142,6 @@ mod test {
         let fake = Fake::default();
         let (mut r, now, mut out) = stealer(&fake, 1, 1);
         r.on_work(parcels(2), 1).unwrap();
-        let q = Queens::new(6);
-        let task = |i: u32| {
-            Parcel::named(Prefix(vec![i]))
-                .task(&q, Mode::Count)
-                .unwrap()
-        };
         // Owed to a thief that asked itself; the master's request takes
         // the pool's one request, and that thief is refused.
         r.on_steal_request(4, now, &mut out);
