@@ -1,9 +1,9 @@
 //! Optimisation's part of a problem, in traits of its own: the objective,
 //! the bound and the heuristic of a branch and bound ([`Optimise`] on a
-//! [`Problem`], [`OptimiseTree`] on a [`Tree`]), and the wrapper that
-//! hands them to the engine ([`Optimising`]), and the branch and bound's
-//! ways in that are not a run: on the calling thread ([`optimum`]), and
-//! the heuristic's ramp-up alone ([`ramp_up`]).
+//! [`Problem`], [`OptimiseTree`] on a [`Tree`]) and the wrapper that hands
+//! them to the engine ([`Optimising`]); and the ways into a branch and
+//! bound that are not a run: on the calling thread ([`optimum`]), and the
+//! heuristic's ramp-up alone ([`ramp_up`]).
 //!
 //! The engine is generic over [`Problem`] alone, and calls a branch
 //! and bound's methods through hidden hooks of `Problem` whose defaults
