@@ -7,14 +7,16 @@
 //! the next one (when it fits), or leave it. Dantzig's bound on a subtree
 //! is the value packed so far plus the greedy fractional filling of the
 //! room left with the items not yet decided (the linear relaxation's
-//! optimum). The engine's optimise mode ([`Mode::Optimise`]) does the rest:
-//! it prunes every move whose bound cannot beat the best packing known on
-//! any worker of any rank ([`Problem::bound`]), shares each improvement
-//! ([`Problem::objective`]) with every worker at once and with the other
-//! ranks through the master, and proves the optimum when the tree is
-//! exhausted. `--at-least K` stops at the first packing worth K. Before
-//! the search, the engine's ramp-up takes the greedy packing by ratio
-//! ([`Problem::heuristic`]) as its first incumbent (`--ramp-up 0`: none).
+//! optimum). The tree is a [`Problem`]; its objective, bound and heuristic
+//! are an [`Optimise`], and [`optimise`] runs the engine's optimise mode
+//! ([`Mode::Optimise`]): it prunes every move whose bound cannot beat the
+//! best packing known on any worker of any rank ([`Optimise::bound`]),
+//! shares each improvement ([`Optimise::objective`]) with every worker at
+//! once and with the other ranks through the master, and proves the
+//! optimum when the tree is exhausted. `--at-least K` stops at the first
+//! packing worth K. Before the search, the engine's ramp-up takes the
+//! greedy packing by ratio ([`Optimise::heuristic`]) as its first
+//! incumbent (`--ramp-up 0`: none).
 //!
 //! The instance is made from a seed: `n` items of weight 1 to 1,000 whose
 //! value is their weight plus 100 (Pisinger's strongly correlated
@@ -29,7 +31,7 @@
 //! mpirun -np 2 target/release/examples/knapsack 60 --threads 1
 //! ```
 
-use hysolve::{Mode, Problem, RunConfig, Solutions, run};
+use hysolve::{Mode, Optimise, Problem, RunConfig, Solutions, optimise};
 use std::sync::Arc;
 
 /// The most items (a packing is a 128-bit mask).
@@ -200,23 +202,6 @@ impl Problem for Knapsack {
         }
     }
 
-    /// Dantzig's bound on the child `m` leads to.
-    fn bound(&self, p: &Packing, m: &Decision) -> u64 {
-        let i = p.next;
-        match m {
-            Decision::Take => {
-                let weight = p.weight + self.weight[i];
-                p.value + self.value[i] + self.dantzig(i + 1, self.capacity - weight)
-            }
-            Decision::Leave => p.value + self.dantzig(i + 1, self.capacity - p.weight),
-        }
-    }
-
-    /// A packing with every item decided (the best one is such a leaf).
-    fn objective(&self, p: &Packing) -> Option<u64> {
-        (p.next == self.value.len()).then_some(p.value)
-    }
-
     /// Counting: every packing that fits.
     fn solution_weight(&self, p: &Packing) -> u64 {
         u64::from(p.next == self.value.len())
@@ -231,6 +216,26 @@ impl Problem for Knapsack {
         items.sort_unstable();
         let words: Vec<String> = items.iter().map(usize::to_string).collect();
         out.push_str(&words.join(" "));
+    }
+}
+
+/// The optimisation: a full packing's value, bounded by Dantzig's bound.
+impl Optimise for Knapsack {
+    /// A packing with every item decided (the best one is such a leaf).
+    fn objective(&self, p: &Packing) -> Option<u64> {
+        (p.next == self.value.len()).then_some(p.value)
+    }
+
+    /// Dantzig's bound on the child `m` leads to.
+    fn bound(&self, p: &Packing, m: &Decision) -> u64 {
+        let i = p.next;
+        match m {
+            Decision::Take => {
+                let weight = p.weight + self.weight[i];
+                p.value + self.value[i] + self.dantzig(i + 1, self.capacity - weight)
+            }
+            Decision::Leave => p.value + self.dantzig(i + 1, self.capacity - p.weight),
+        }
     }
 
     /// The ramp-up: the greedy by ratio, every item in the sorted order
@@ -288,7 +293,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let problem = Arc::new(Knapsack::new(n, seed));
     let capacity = problem.capacity;
     // Every rank searches; rank 0 alone gets the outcome.
-    if let Some(outcome) = run(problem, &config, Solutions::Discard)? {
+    if let Some(outcome) = optimise(problem, &config, Solutions::Discard)? {
         let items = outcome.found.first().cloned().unwrap_or_default();
         if json {
             let v = serde_json::json!({
@@ -322,7 +327,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
 #[cfg(test)]
 mod test {
     use super::Knapsack;
-    use hysolve::advanced::optimum;
+    use hysolve::advanced::{Optimising, optimum};
     use hysolve::check;
 
     /// The engine's conformance check on small instances: every promise of
@@ -343,10 +348,11 @@ mod test {
                     best = best.max(chosen.map(|i| k.value[i]).sum());
                 }
             }
-            let checked = check(&k).unwrap_or_else(|v| panic!("{what}: {v}"));
+            let (_, found) = optimum(&k, None);
+            // Checked as the engine optimises it: its bounded listings too.
+            let checked = check(&Optimising(k)).unwrap_or_else(|v| panic!("{what}: {v}"));
             assert!(checked.whole, "{what}: {checked:?}");
             assert_eq!(checked.solutions, fits, "{what}");
-            let (_, found) = optimum(&k);
             assert_eq!(found.map(|(value, _)| value), Some(best), "{what}");
         }
     }

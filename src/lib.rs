@@ -7,10 +7,11 @@
 //! ranks when started by `mpirun` (the `mpi` feature: off by default, the
 //! command line turns it on), checkpoints, and the modes count, all,
 //! first, unique and optimise. A search that prefers values (a node and
-//! its children) implements [`Tree`] instead. `src/engine/README.md`
-//! explains both. Call [`check`] from your tests on a small
-//! instance: it says which promise of the trait your code breaks, and at
-//! which node.
+//! its children) implements [`Tree`] instead. A search with an objective
+//! implements [`Optimise`] (or [`OptimiseTree`]) too, and [`optimise`]
+//! runs its branch and bound. `src/engine/README.md` explains them. Call
+//! [`check`] from your tests on a small instance: it says which promise of
+//! the trait your code breaks, and at which node.
 //!
 //! ```
 //! use hysolve::{Mode, Problem, RunConfig, Solutions, run, state_is_node};
@@ -86,9 +87,11 @@ mod output;
 
 pub use cluster::{
     Callback, ConfigError, Observer, Outcome, Progress, RunConfig, RunError, SolutionSink,
-    Solutions, run,
+    Solutions, optimise, run,
 };
-pub use engine::{Checked, Mode, Problem, Property, Tree, Violation, check};
+pub use engine::{
+    Checked, Mode, Optimise, OptimiseTree, Problem, Property, Tree, Violation, check,
+};
 
 /// What the command line, the puzzles and the tools use beyond the names
 /// at the crate's root: the sequential search, the parts of a problem's
@@ -104,8 +107,8 @@ pub mod advanced {
     #[cfg(feature = "sim")]
     pub use crate::cluster::{master_bench, sim};
     pub use crate::engine::{
-        Count, Path, PathCursor, PathMove, Prefix, SubtreeCount, Uniqueness, check_up_to,
-        count_by_moves, optimum, optimum_from, ramp_up, replay, sequential, simd,
+        Count, Optimising, Path, PathCursor, PathMove, Prefix, SubtreeCount, Uniqueness,
+        check_up_to, count_by_moves, optimum, ramp_up, replay, sequential, simd,
     };
     /// Reading input files, with errors located at `file:line:col`.
     pub mod input {

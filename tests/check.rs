@@ -2,8 +2,8 @@
 //! a correct problem passes, and each deliberate fault is caught as the
 //! property it breaks, at the node where it breaks it.
 
-use hysolve::advanced::{SubtreeCount, check_up_to, count_by_moves};
-use hysolve::{Mode, Problem};
+use hysolve::advanced::{Optimising, SubtreeCount, check_up_to, count_by_moves};
+use hysolve::{Mode, Optimise, Problem};
 use hysolve::{Property, check};
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -103,13 +103,6 @@ impl Problem for NoAdjacentOnes {
         (if s.len < self.n { 0 } else { 2 }, flip)
     }
 
-    /// Told the highest floor, it lists nothing (a prefix: allowed).
-    fn moves_above(&self, s: &mut Bits, floor: u64) -> (u64, bool) {
-        let (next, flip) = self.moves(s);
-        let flip = flip || (self.fault == Fault::Bounded && s.len == 3 && floor > 0);
-        (if floor == u64::MAX { 2 } else { next }, flip)
-    }
-
     fn next_move(&self, s: &Bits, (next, flip): &mut (u64, bool)) -> Option<u64> {
         while *next < 2 {
             let i = *next;
@@ -158,6 +151,20 @@ impl Problem for NoAdjacentOnes {
     }
 }
 
+/// As an optimiser: the most 1s.
+impl Optimise for NoAdjacentOnes {
+    fn objective(&self, s: &Bits) -> Option<u64> {
+        (s.len == self.n).then_some(s.bits.count_ones().into())
+    }
+
+    /// Told the highest floor, it lists nothing (a prefix: allowed).
+    fn moves_above(&self, s: &mut Bits, floor: u64) -> (u64, bool) {
+        let (next, flip) = self.moves(s);
+        let flip = flip || (self.fault == Fault::Bounded && s.len == 3 && floor > 0);
+        (if floor == u64::MAX { 2 } else { next }, flip)
+    }
+}
+
 /// F(k), F(1) = F(2) = 1: there are F(n + 2) strings of length `n`, and
 /// the tree (every length up to `n`) has F(n + 4) - 2 nodes.
 fn fibonacci(k: u32) -> u64 {
@@ -173,6 +180,9 @@ fn a_correct_problem_passes_every_check() {
     assert!(checked.splits > 10, "{} splits", checked.splits);
     // The subtrees at depth 2: 00, 01, 10.
     assert_eq!(checked.kernel_subtrees, 3);
+    // As the engine optimises it, its bounded listings too.
+    let optimising = check(&Optimising(problem(12, Fault::None))).expect("conforms");
+    assert_eq!(optimising, checked);
 }
 
 #[test]
@@ -221,8 +231,15 @@ fn moves_that_change_order_between_listings_are_caught() {
 
 #[test]
 fn a_bounded_listing_in_another_order_is_caught() {
-    let v = check(&problem(8, Fault::Bounded)).expect_err("another order");
+    let v = check(&Optimising(problem(8, Fault::Bounded))).expect_err("another order");
     assert_eq!(v.property, Property::BoundedListingIsAPrefix, "{v}");
     // The first node at depth 3 whose last bit is 0 (both moves): 000.
     assert_eq!(v.at.path(), &[0, 0, 0], "{v}");
+}
+
+#[test]
+fn a_bounded_listing_is_checked_only_where_the_engine_lists_by_a_floor() {
+    // A count never calls `moves_above`: a fault there is not the
+    // counting problem's.
+    check(&problem(8, Fault::Bounded)).expect("a count lists by moves alone");
 }

@@ -5,7 +5,7 @@ use crate::common;
 
 use common::{A000170, CONFIGS, blocks};
 use hysolve::advanced::run_threaded;
-use hysolve::advanced::sequential;
+use hysolve::advanced::{Optimising, sequential};
 use hysolve::{Mode, Problem};
 use hysolve::{Outcome, RunConfig};
 use hysolve_puzzles::queens::{self, Queens};
@@ -512,14 +512,15 @@ fn in_place_and_cloned_walks_visit_the_same_tree_everywhere() {
 /// still to choose. The optimum is brute force's in every configuration,
 /// the bound cuts the tree, and the check of the trait's promises holds.
 mod subset_sum {
-    use hysolve::Tree;
+    use hysolve::{OptimiseTree, Tree};
 
     pub const WEIGHTS: [u64; 16] = [30, 46, 12, 82, 8, 58, 70, 26, 44, 16, 94, 38, 62, 20, 52, 6];
     pub const CAPACITY: u64 = 301;
 
     /// Even weights under an odd capacity: no load fills it, so the bound
     /// must do more than stop at the first full load.
-    /// `bounded`: with [`Tree::bound`]; without, the same tree unpruned.
+    /// `bounded`: with [`OptimiseTree::bound`]; without, the same tree
+    /// unpruned.
     pub struct Load {
         pub bounded: bool,
     }
@@ -560,6 +561,9 @@ mod subset_sum {
         fn render(&self, at: &Chosen, out: &mut String) {
             out.push_str(&format!("{:016b}", at.taken));
         }
+    }
+
+    impl OptimiseTree for Load {
         fn objective(&self, at: &Chosen) -> Option<u64> {
             (at.next == WEIGHTS.len()).then_some(at.load)
         }
@@ -589,8 +593,8 @@ fn a_tree_optimises_with_its_bound_in_every_configuration() {
         best < CAPACITY,
         "an instance the bound must work for: {best}"
     );
-    let (_, unbounded) = hysolve::advanced::optimum(&Load { bounded: false });
-    let (cut, bounded) = hysolve::advanced::optimum(&Load { bounded: true });
+    let (_, unbounded) = hysolve::advanced::optimum(&Load { bounded: false }, None);
+    let (cut, bounded) = hysolve::advanced::optimum(&Load { bounded: true }, None);
     let (whole, _) = sequential(&Load { bounded: false }, Mode::Count);
     assert_eq!(unbounded.unwrap().0, best);
     assert_eq!(bounded.as_ref().unwrap().0, best);
@@ -601,7 +605,13 @@ fn a_tree_optimises_with_its_bound_in_every_configuration() {
         whole.nodes
     );
     for (ranks, threads) in CONFIGS {
-        let (outcome, _) = run(Load { bounded: true }, Mode::Optimise, ranks, threads, 4);
+        let (outcome, _) = run(
+            Optimising(Load { bounded: true }),
+            Mode::Optimise,
+            ranks,
+            threads,
+            4,
+        );
         assert_eq!(outcome.objective, Some(best), "{ranks}x{threads}");
         let set = u32::from_str_radix(&outcome.found[0], 2).unwrap();
         let load: u64 = (0..WEIGHTS.len())
@@ -613,6 +623,40 @@ fn a_tree_optimises_with_its_bound_in_every_configuration() {
             "{ranks}x{threads}: the solution weighs what it claims"
         );
     }
-    let checked = hysolve::check(&Load { bounded: true }).unwrap();
+    let checked = hysolve::check(&Optimising(Load { bounded: true })).unwrap();
     assert!(checked.whole);
+}
+
+#[test]
+fn optimise_mode_is_refused_for_a_problem_without_an_objective() {
+    use hysolve::{ConfigError, RunError, Solutions};
+    // The same tree, its objective left out: the walk would find nothing.
+    let config = RunConfig::new(Mode::Optimise).threads(2);
+    let plain = Arc::new(Queens::new(6, false).unwrap());
+    for refused in [
+        hysolve::run(plain.clone(), &config, Solutions::Discard).map(|_| ()),
+        run_threaded(plain, &config, 2, &mut Vec::new()).map(|_| ()),
+    ] {
+        assert!(
+            matches!(refused, Err(RunError::Config(ConfigError::NoObjective))),
+            "{refused:?}"
+        );
+    }
+    // And `optimise`, which takes only a problem with one, runs optimise
+    // mode alone.
+    let load = Arc::new(subset_sum::Load { bounded: true });
+    let count = RunConfig::new(Mode::Count);
+    let refused = hysolve::optimise(load.clone(), &count, Solutions::Discard);
+    assert!(
+        matches!(
+            refused,
+            Err(RunError::Config(ConfigError::OptimiseMode(Mode::Count)))
+        ),
+        "{refused:?}"
+    );
+    let (_, best) = hysolve::advanced::optimum(&*load, None);
+    let outcome = hysolve::optimise(load, &config, Solutions::Discard)
+        .unwrap()
+        .unwrap();
+    assert_eq!(outcome.objective, best.map(|b| b.0));
 }

@@ -579,3 +579,17 @@ fn direct_steals_keep_every_answer_exact_under_32_jittered_seeds() {
         }
     }
 }
+
+/// Optimise mode with a problem that has no objective is refused with the
+/// error a real run gives, not a panic.
+#[test]
+fn optimise_mode_without_an_objective_is_refused() {
+    let q = Arc::new(Queens::new(6, false).unwrap());
+    let err = simulate(&q, &sim_config(Mode::Optimise, 2, 1, 40)).unwrap_err();
+    assert!(matches!(err, SimError::Config(_)), "{err:?}");
+    assert!(
+        err.to_string()
+            .contains("needs a problem with an objective"),
+        "{err}"
+    );
+}

@@ -10,6 +10,9 @@
 //! `pub(super)` or narrower anyway). Twice: the whole library, and the
 //! library as a user builds it, without the `sim` feature's files (the
 //! simulator, `src/cluster/sim/`, and `master_bench.rs`, for the tools).
+//!
+//! And the traits a counting problem implements, `Problem` and `Tree`,
+//! show no optimisation item in their docs: those are `Optimise`'s.
 
 use std::path::{Path, PathBuf};
 
@@ -97,4 +100,68 @@ fn the_library_has_few_unrestricted_pub_lines() {
 fn restricted_visibility_is_not_counted() {
     let text = "pub fn a() {}\n    pub struct B;\npub(crate) fn c() {}\n  pub(super) x: u8,\n/// pub d\npub use e::f;\n";
     assert_eq!(pub_lines(text), 3);
+}
+
+/// Optimisation's items (an objective, a bound, the listing told a floor,
+/// a heuristic) are `Optimise`'s and `OptimiseTree`'s: the items of the
+/// trait `name` in `text` that the docs show (those without
+/// `#[doc(hidden)]` among their attributes) that name one of them.
+fn shown_optimisation_items(text: &str, name: &str) -> Vec<String> {
+    let open = format!("pub trait {name}:");
+    let start = text
+        .find(&open)
+        .unwrap_or_else(|| panic!("no trait {name}"));
+    // The trait's body ends at the first line that closes it at column 0.
+    let body = &text[start..];
+    let body = &body[..body.find("\n}\n").expect("the trait's end")];
+    // Whether the item whose attributes are being read is hidden.
+    let mut hidden = false;
+    let mut shown = Vec::new();
+    for line in body.lines().skip(1) {
+        let line = line.trim_start();
+        if line.starts_with("#[doc(hidden)]") {
+            hidden = true;
+        } else if let Some(item) = ["fn ", "const ", "type "]
+            .iter()
+            .find_map(|k| line.strip_prefix(k))
+        {
+            let ident: String = item
+                .chars()
+                .take_while(|c| c.is_alphanumeric() || *c == '_')
+                .collect();
+            let lower = ident.to_lowercase();
+            let optimising = ["objective", "bound", "heuristic", "moves_above", "optimis"]
+                .iter()
+                .any(|word| lower.contains(word));
+            if optimising && !hidden {
+                shown.push(ident);
+            }
+            hidden = false;
+        }
+    }
+    shown
+}
+
+#[test]
+fn counting_traits_show_no_optimisation_items() {
+    let text = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("src/engine/problem.rs"),
+    )
+    .unwrap();
+    for name in ["Problem", "Tree"] {
+        assert_eq!(
+            shown_optimisation_items(&text, name),
+            Vec::<String>::new(),
+            "{name} shows optimisation's items: they belong to Optimise (src/engine/optimise.rs)"
+        );
+    }
+}
+
+#[test]
+fn a_shown_optimisation_item_is_caught() {
+    let text = "pub trait Problem: Send {\n    /// Docs.\n    #[doc(hidden)]\n    #[inline]\n    fn optimise_bound(&self) -> u64 {\n        0\n    }\n    /// A bound.\n    fn bound(&self) -> u64;\n    const BOUNDS_FALL: bool = false;\n    fn root(&self);\n}\n";
+    assert_eq!(
+        shown_optimisation_items(text, "Problem"),
+        ["bound", "BOUNDS_FALL"]
+    );
 }

@@ -7,9 +7,10 @@
 
 use crate::view::Format;
 use clap::{ArgMatches, FromArgMatches};
+use hysolve::advanced::Optimising;
 #[cfg(feature = "sim")]
 use hysolve::advanced::sim::{self, SimConfig, SimError, SimReport};
-use hysolve::{Mode, Problem};
+use hysolve::{Mode, Optimise, Problem};
 use hysolve::{Outcome, RunConfig, RunError, Solutions};
 use hysolve_puzzles::PuzzleError;
 use std::marker::PhantomData;
@@ -29,8 +30,8 @@ pub trait Puzzle: 'static {
     /// their order bumps it: checkpoints of the older tree are then
     /// refused as another run's (`fingerprint` hashes it when not 0).
     const TREE: u32 = 0;
-    /// Whether its problem has an objective: `--mode optimise` is refused
-    /// for a puzzle without one.
+    /// Whether its problem has an objective (its job is an [`optimiser`]):
+    /// `--mode optimise` is refused for a puzzle without one.
     const OPTIMISES: bool = false;
     /// Its arguments, declared with clap's derive.
     type Args: clap::Args + FromArgMatches;
@@ -108,6 +109,19 @@ pub fn job<P: Problem>(problem: P, note: Option<String>) -> Box<dyn Job> {
         problem: Arc::new(problem),
         note,
         draw: None,
+        reference: sequential_nodes::<P>,
+    })
+}
+
+/// `problem`, which has an objective, as a [`Job`] that optimises in
+/// optimise mode (and searches as [`job`]'s in the others), with an
+/// optional note for the user. Its puzzle says [`Puzzle::OPTIMISES`].
+pub fn optimiser<P: Optimise>(problem: P, note: Option<String>) -> Box<dyn Job> {
+    Box::new(Typed {
+        problem: Arc::new(Optimising(problem)),
+        note,
+        draw: None,
+        reference: optimum_nodes::<P>,
     })
 }
 
@@ -121,6 +135,7 @@ pub fn drawn<P: Problem>(
         problem: Arc::new(problem),
         note: None,
         draw: Some(Box::new(draw)),
+        reference: sequential_nodes::<P>,
     })
 }
 
@@ -131,6 +146,24 @@ struct Typed<P> {
     problem: Arc<P>,
     note: Option<String>,
     draw: Option<Draw>,
+    /// [`Job::sequential_nodes`]: what the problem's type can search on
+    /// the calling thread.
+    reference: fn(&P, Mode, u64) -> u64,
+}
+
+/// The nodes of the search in `mode` on the calling thread.
+fn sequential_nodes<P: Problem>(p: &P, mode: Mode, _ramp_up: u64) -> u64 {
+    hysolve::advanced::sequential(p, mode).0.nodes
+}
+
+/// [`sequential_nodes`], but a branch and bound from the ramp-up of
+/// `ramp_up` effort with one racer, as a run of one thread starts.
+fn optimum_nodes<P: Optimise>(p: &Optimising<P>, mode: Mode, ramp_up: u64) -> u64 {
+    if mode != Mode::Optimise {
+        return sequential_nodes(p, mode, ramp_up);
+    }
+    let known = hysolve::advanced::ramp_up(&p.0, ramp_up, 1);
+    hysolve::advanced::optimum(&p.0, known).0.nodes
 }
 
 impl<P: Problem> Job for Typed<P> {
@@ -151,13 +184,7 @@ impl<P: Problem> Job for Typed<P> {
         hysolve::run(self.problem.clone(), config, solutions)
     }
     fn sequential_nodes(&self, mode: Mode, ramp_up: u64) -> u64 {
-        let p = &*self.problem;
-        if mode == Mode::Optimise {
-            let known = hysolve::advanced::ramp_up(p, ramp_up, 1).map(|r| (r.value, r.text));
-            hysolve::advanced::optimum_from(p, known).0.nodes
-        } else {
-            hysolve::advanced::sequential(p, mode).0.nodes
-        }
+        (self.reference)(&self.problem, mode, ramp_up)
     }
     fn pretty(&self, text: &str) -> Option<String> {
         self.draw.as_ref().and_then(|draw| draw(text))

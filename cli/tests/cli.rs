@@ -1074,18 +1074,17 @@ fn hitori_grade_and_generate_by_difficulty() {
 }
 
 /// `--anomaly`: the run's nodes over those of the search on one thread
-/// alone from a ramp-up of one racer (`optimum_from`), the same reference
+/// alone from a ramp-up of one racer (`optimum`), the same reference
 /// for every configuration; on stderr with `--stats`, in `--json`; refused
 /// where every run visits the same nodes.
 #[test]
 fn the_anomaly_is_the_runs_nodes_over_one_threads() {
-    use hysolve::advanced::{optimum_from, ramp_up};
+    use hysolve::advanced::{optimum, ramp_up};
     use hysolve_puzzles::clique::{Clique, dimacs};
     let path = common::root().join("tests/data/clique/brock200_2.clq");
     let graph = dimacs::read(&path).unwrap().graph;
     let clique = Clique::new(&graph, "brock200_2");
-    let start = ramp_up(&clique, 1_000_000, 1).map(|r| (r.value, r.text));
-    let (alone, best) = optimum_from(&clique, start);
+    let (alone, best) = optimum(&clique, ramp_up(&clique, 1_000_000, 1));
     assert_eq!(best.map(|b| b.0), Some(12));
     let file = path.to_str().unwrap();
     for threads in ["1", "2"] {

@@ -3,7 +3,7 @@
 //! (`at_least`), checkpoints that carry the incumbent, and how far a
 //! parallel run's tree strays from the sequential one (anomalies).
 
-use hysolve::advanced::{Checkpoint, CheckpointPlan, optimum, run_threaded};
+use hysolve::advanced::{Checkpoint, CheckpointPlan, Optimising, optimum, run_threaded};
 use hysolve::{Mode, Observer, RunConfig};
 use hysolve_puzzles::clique::{Clique, Graph, families, parse_solution};
 use std::sync::Arc;
@@ -20,15 +20,20 @@ fn families() -> Vec<(&'static str, Graph, u64)> {
     ]
 }
 
-fn run(problem: &Arc<Clique>, config: &RunConfig, ranks: usize) -> hysolve::Outcome {
+/// `clique` as a branch and bound runs it.
+fn optimising(clique: Clique) -> Arc<Optimising<Clique>> {
+    Arc::new(Optimising(clique))
+}
+
+fn run(problem: &Arc<Optimising<Clique>>, config: &RunConfig, ranks: usize) -> hysolve::Outcome {
     run_threaded(problem.clone(), config, ranks, &mut Vec::new()).unwrap()
 }
 
 #[test]
 fn the_families_have_their_clique_numbers_in_every_configuration() {
     for (name, graph, omega) in families() {
-        let problem = Arc::new(Clique::new(&graph, name));
-        let (_, best) = optimum(&*problem);
+        let problem = optimising(Clique::new(&graph, name));
+        let (_, best) = optimum(&problem.0, None);
         assert_eq!(
             best.as_ref().map(|b| b.0),
             Some(omega),
@@ -70,7 +75,7 @@ fn the_families_have_their_clique_numbers_in_every_configuration() {
 #[test]
 fn at_least_stops_at_a_clique_of_the_target_or_finds_none() {
     let graph = families::keller(4).unwrap();
-    let problem = Arc::new(Clique::new(&graph, "keller4"));
+    let problem = optimising(Clique::new(&graph, "keller4"));
     for (ranks, threads) in [(1, 1), (2, 2)] {
         for target in [5, 11] {
             let config = RunConfig::new(Mode::Optimise)
@@ -134,7 +139,7 @@ fn checkpoint(
 #[test]
 fn a_resumed_run_starts_from_the_checkpoints_incumbent() {
     let graph = families::hamming(6, 2).unwrap();
-    let problem = Arc::new(Clique::new(&graph, "hamming6-2"));
+    let problem = optimising(Clique::new(&graph, "hamming6-2"));
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("run.ckpt");
     let identity = Checkpoint::identity("clique", "hamming6-2", "optimise", "x");
@@ -188,7 +193,7 @@ impl Observer for InterruptOnStart {
 #[test]
 fn interrupted_runs_write_their_incumbent() {
     let graph = families::random(200, 0.85, 1).unwrap();
-    let problem = Arc::new(Clique::new(&graph, "G(200, 0.85)"));
+    let problem = optimising(Clique::new(&graph, "G(200, 0.85)"));
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("run.ckpt");
     let identity = Checkpoint::identity("clique", "G", "optimise", "x");
@@ -227,14 +232,14 @@ fn the_maxsat_cut_keeps_every_optimum_and_cuts_nodes() {
     let mut graphs = families();
     for seed in 1..=6 {
         let g = families::random(90, 0.85, seed).unwrap();
-        let (_, best) = optimum(&Clique::new(&g, "random").maxsat(false));
+        let (_, best) = optimum(&Clique::new(&g, "random").maxsat(false), None);
         graphs.push(("random", g, best.unwrap().0));
     }
     for (name, graph, omega) in graphs {
         let mut nodes = Vec::new();
         for on in [false, true] {
-            let problem = Arc::new(Clique::new(&graph, name).maxsat(on));
-            let (count, best) = optimum(&*problem);
+            let problem = optimising(Clique::new(&graph, name).maxsat(on));
+            let (count, best) = optimum(&problem.0, None);
             assert_eq!(best.map(|b| b.0), Some(omega), "{name}, MaxSAT {on}");
             nodes.push(count.nodes);
             let config = RunConfig::new(Mode::Optimise).threads(2);

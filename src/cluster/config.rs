@@ -2,7 +2,7 @@
 
 use super::checkpoint::Checkpoint;
 use super::observer::Observer;
-use crate::engine::Mode;
+use crate::engine::{Mode, Problem};
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
@@ -92,7 +92,7 @@ pub struct RunConfig {
     pub(crate) at_least: Option<u64>,
     /// Optimise mode: the effort of the ramp-up, the problem's heuristic
     /// raced on rank 0's threads before the exact search
-    /// ([`Problem::heuristic`](crate::engine::Problem::heuristic), in its
+    /// ([`Optimise::heuristic`](crate::Optimise::heuristic), in its
     /// units of about a nanosecond); 0: none [default:
     /// [`DEFAULT_RAMP_UP`]].
     pub(crate) ramp_up: u64,
@@ -133,6 +133,16 @@ pub enum ConfigError {
     /// A limit of no solution.
     #[error("a limit on solutions (RunConfig::limit) must be at least 1")]
     ZeroLimit,
+    /// Optimise mode for a problem without an objective: a problem that
+    /// optimises implements [`Optimise`](crate::Optimise) and runs by
+    /// [`optimise`](crate::optimise).
+    #[error(
+        "optimise mode (Mode::Optimise) needs a problem with an objective: an Optimise, run by hysolve::optimise"
+    )]
+    NoObjective,
+    /// [`optimise`](crate::optimise) of a configuration in another mode.
+    #[error("hysolve::optimise runs optimise mode (RunConfig::new(Mode::Optimise)), not {0}")]
+    OptimiseMode(Mode),
     /// A target objective outside optimise mode.
     #[error("a target objective (RunConfig::at_least) is for optimise mode, not {0}")]
     AtLeastMode(Mode),
@@ -432,6 +442,16 @@ impl RunConfig {
             if self.mode == Mode::All && !rewinds {
                 return Err(ConfigError::CheckpointStream);
             }
+        }
+        Ok(())
+    }
+
+    /// Whether this configuration can run `P`: optimise mode needs an
+    /// objective (an [`Optimising`](crate::advanced::Optimising)
+    /// problem).
+    pub(crate) fn validate_problem<P: Problem>(&self) -> Result<(), ConfigError> {
+        if self.mode == Mode::Optimise && !P::OPTIMISES {
+            return Err(ConfigError::NoObjective);
         }
         Ok(())
     }

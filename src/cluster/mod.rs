@@ -57,7 +57,7 @@ pub use rank::trips::{RoundTrips, TripSummary};
 pub(crate) use sink::FileSink;
 pub use sink::{Callback, FileError, SolutionSink, Solutions};
 
-use crate::engine::{Mode, Problem};
+use crate::engine::{Mode, Optimise, Optimising, Problem};
 use sink::Discard;
 use std::sync::Arc;
 use transport::{ChannelTransport, Solo};
@@ -85,6 +85,7 @@ pub fn run<P: Problem>(
     solutions: Solutions<'_>,
 ) -> Result<Option<Outcome>, RunError> {
     config.validate(&solutions)?;
+    config.validate_problem::<P>()?;
     // The output opens before MPI does: a rank that fails before MPI_Init
     // makes the launcher end the whole job, instead of leaving the other
     // ranks waiting for it.
@@ -136,6 +137,34 @@ pub fn run<P: Problem>(
     Ok(Some(outcome))
 }
 
+/// Runs a branch and bound of `problem` ([`Mode::Optimise`]: `config`'s
+/// mode must be it) as this process's rank, as [`run`] does: the best
+/// solution by [`Optimise::objective`], proved by walking the whole tree
+/// under pruning by [`Optimise::bound`]. A problem without an objective
+/// does not compile here ([`Optimise`] shows one that does, and one that
+/// does not).
+///
+/// ```
+/// use hysolve::{Mode, RunConfig, Solutions, optimise};
+/// use hysolve_puzzles::clique::{Clique, families};
+/// use std::sync::Arc;
+///
+/// let clique = Arc::new(Clique::new(&families::hamming(6, 2).unwrap(), "hamming6-2"));
+/// let config = RunConfig::new(Mode::Optimise).threads(2);
+/// let outcome = optimise(clique, &config, Solutions::Discard).unwrap().unwrap();
+/// assert_eq!(outcome.objective, Some(32));
+/// ```
+pub fn optimise<P: Optimise>(
+    problem: Arc<P>,
+    config: &RunConfig,
+    solutions: Solutions<'_>,
+) -> Result<Option<Outcome>, RunError> {
+    if config.mode != Mode::Optimise {
+        return Err(ConfigError::OptimiseMode(config.mode).into());
+    }
+    run(Optimising::arc(problem), config, solutions)
+}
+
 #[cfg(feature = "mpi")]
 fn run_mpi<P: Problem>(
     problem: Arc<P>,
@@ -166,7 +195,9 @@ fn run_mpi<P: Problem>(
 /// Runs `ranks` ranks as threads of this process, joined by channels: the
 /// same managers and protocol as over MPI, for tests. Solutions go to
 /// `sink` as [`run`] would deliver them in `all` mode (in the other modes
-/// they are in the outcome).
+/// they are in the outcome). In optimise mode, the problem as
+/// [`optimise`] runs it: `Arc::new(Optimising(problem))`
+/// ([`Optimising`]).
 ///
 /// ```
 /// use hysolve::Callback;
@@ -190,6 +221,7 @@ pub fn run_threaded<P: Problem>(
     ranks: usize,
     sink: &mut (dyn SolutionSink + Send),
 ) -> Result<Outcome, RunError> {
+    config.validate_problem::<P>()?;
     let mut transports = ChannelTransport::mesh(ranks.max(1));
     let master = transports.remove(0);
     std::thread::scope(|scope| {

@@ -65,7 +65,7 @@ pub struct Improvement {
     /// ramp-up, the race or a checkpoint's incumbent).
     pub(crate) rank: usize,
     /// Whether the problem's heuristic found it (the ramp-up or the race,
-    /// [`Problem::heuristic`](crate::engine::Problem::heuristic)) rather
+    /// [`Optimise::heuristic`](crate::Optimise::heuristic)) rather
     /// than the exact search.
     pub(crate) heuristic: bool,
 }

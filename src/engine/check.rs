@@ -36,10 +36,16 @@ pub enum Property {
     /// task's prefix, replayed from the root, reaches its node (the moves
     /// come in a fixed order).
     SplitsAreExact,
-    /// [`Problem::moves_above`] lists the first moves [`Problem::moves`]
+    /// [`Optimise::moves_above`] lists the first moves [`Problem::moves`]
     /// lists, in its order, whatever the floor (tried at 0, 1, at each
     /// bound of the node's moves and one above it, and at the highest),
     /// on a state made for optimise mode, and leaves the node as it was.
+    /// Checked for an [`Optimise`] run as the engine runs it:
+    /// `check(&Optimising(problem))` ([`Optimising`]).
+    ///
+    /// [`Optimise`]: crate::Optimise
+    /// [`Optimise::moves_above`]: crate::Optimise::moves_above
+    /// [`Optimising`]: crate::advanced::Optimising
     BoundedListingIsAPrefix,
     /// [`Problem::count_subtree`] counts what the moves give below the
     /// cut-off depth (of a run of one worker, and of the largest run:
@@ -107,7 +113,12 @@ pub struct Checked {
 /// first mode finds one when there is one; walks split over and over
 /// visit the same nodes and solutions as one walk, and each split task's
 /// prefix replays to its node. Below the count cut-off, if the problem
-/// has one: each subtree's kernel count equals the moves' count.
+/// has one: each subtree's kernel count equals the moves' count. Of a
+/// problem with an objective, checked as the engine optimises it
+/// (`check(&Optimising(problem))`, [`Optimising`]): its listings told a
+/// floor ([`Property::BoundedListingIsAPrefix`]).
+///
+/// [`Optimising`]: crate::advanced::Optimising
 ///
 /// Nodes are compared with `==`, so the node type needs `PartialEq` (and
 /// `Debug`, to say what differed). A state is compared through the node
@@ -149,8 +160,12 @@ where
     P::Node: PartialEq + Debug,
 {
     let mut first = Vec::new();
-    let (nodes, solutions, whole) =
-        node_by_node(problem, limit, &mut first, limit.min(BOUNDED_LISTING_NODES))?;
+    let keep = if P::OPTIMISES {
+        limit.min(BOUNDED_LISTING_NODES)
+    } else {
+        0
+    };
+    let (nodes, solutions, whole) = node_by_node(problem, limit, &mut first, keep)?;
     let mut checked = Checked {
         nodes,
         whole,
@@ -174,11 +189,13 @@ where
         checked.kernel_subtrees += kernel_agrees(problem, cutoff, limit)?;
     }
     // Last: a listing whose order is not fixed is caught above as what it
-    // breaks first.
-    let mut fresh = problem.state(Mode::All);
-    let mut bounded = problem.state(Mode::Optimise);
-    for (node, path) in &first {
-        bounded_listing(problem, node, &mut fresh, &mut bounded, path)?;
+    // breaks first. (Only an optimiser lists by a floor.)
+    if P::OPTIMISES {
+        let mut fresh = problem.state(Mode::All);
+        let mut bounded = problem.state(Mode::Optimise);
+        for (node, path) in &first {
+            bounded_listing(problem, node, &mut fresh, &mut bounded, path)?;
+        }
     }
     Ok(checked)
 }
@@ -371,7 +388,7 @@ where
 const BOUNDED_LISTING_NODES: u64 = 20_000;
 
 /// [`Property::BoundedListingIsAPrefix`] at `node`: its children by
-/// [`Problem::moves`] on `fresh`, then by [`Problem::moves_above`] on
+/// [`Problem::moves`] on `fresh`, then by `Optimise::moves_above` on
 /// `bounded` (an optimise mode state) at each floor tried.
 fn bounded_listing<P>(
     p: &P,
@@ -389,7 +406,7 @@ where
         let mut moves = listing(p, state, floor);
         let (mut out, mut bounds) = (Vec::new(), Vec::new());
         while let Some(m) = p.next_move(state, &mut moves) {
-            bounds.push(p.bound(state, &m));
+            bounds.push(p.optimise_bound(state, &m));
             p.apply(state, &m);
             out.push(p.save(state));
             p.undo(state, &m);

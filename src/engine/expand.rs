@@ -231,8 +231,10 @@ fn level<P: Problem>(
         let mut moves = listing(problem, &mut state, floor);
         let mut i = 0;
         while let Some(m) = problem.next_move(&state, &mut moves) {
-            if visitor.optimise && problem.bound(&state, &m) < Context::<P::Node>::floor(&ctx) {
-                if P::BOUNDS_FALL {
+            if visitor.optimise
+                && problem.optimise_bound(&state, &m) < Context::<P::Node>::floor(&ctx)
+            {
+                if P::OPTIMISE_BOUNDS_FALL {
                     break;
                 }
                 i += 1;

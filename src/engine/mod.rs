@@ -11,15 +11,19 @@
 //! - `visit`: the visit of one node (counted, reported if a solution);
 //! - `walk`: the depth-first walk of one task, in place on the worker's
 //!   state and stack of levels, and (`walk/split.rs`) its splits;
-//! - `sequential`: the search on the calling thread ([`sequential`],
-//!   [`optimum`]), the reference of every parallel run;
+//! - `optimise`: optimisation's part of a problem, in traits of its own
+//!   ([`Optimise`], [`OptimiseTree`]), the wrapper that hands it to the
+//!   engine ([`Optimising`]), and a branch and bound on the calling thread
+//!   ([`optimum`]) or its ramp-up alone ([`ramp_up`]);
+//! - `sequential`: the search on the calling thread ([`sequential`]), the
+//!   reference of every parallel run;
 //! - `expand`: the master's breadth-first expansion of the root;
 //! - `pool`: a rank's worker threads with work stealing and donation;
 //! - `prefix`: portable names for subtrees ([`Prefix`]), and their replay
 //!   ([`replay`]);
 //! - `parcel`: work as it crosses ranks (a prefix, or an encoded node);
 //! - `ramp`: the ramp-up of a branch and bound, the problem's heuristic
-//!   raced before the exact search ([`ramp_up`]);
+//!   raced before the exact search;
 //! - `race`: the same heuristic beside the exact search ([`race`]);
 //! - [`simd`]: the widest vector instructions the kernels may use
 //!   (`HYSOLVE_SIMD`);
@@ -33,6 +37,7 @@ mod expand;
 #[cfg(test)]
 pub(crate) mod fixtures;
 mod mode;
+mod optimise;
 mod parcel;
 pub(crate) mod pool;
 mod prefix;
@@ -53,6 +58,7 @@ pub(crate) use count::deeper;
 pub(crate) use expand::start_depth;
 pub(crate) use expand::{Spread, expand};
 pub use mode::{Mode, Uniqueness};
+pub use optimise::{Optimise, OptimiseTree, Optimising, optimum, ramp_up};
 pub(crate) use parcel::Parcel;
 pub(crate) use pool::stats::{Tally, WorkerStats};
 pub(crate) use pool::{Poller, PoolEvent, RankPool, Threads, UnitReport};
@@ -61,7 +67,7 @@ pub(crate) use pool::{SOLUTION_BATCH, policy};
 pub use prefix::{Prefix, replay};
 pub use problem::{Path, PathCursor, PathMove, Problem, SubtreeCount, Tree, count_by_moves};
 pub(crate) use race::race;
-pub use ramp::ramp_up;
-pub use sequential::{optimum, optimum_from, sequential};
+pub(crate) use ramp::ramp;
+pub use sequential::sequential;
 pub(crate) use task::Task;
 pub(crate) use walk::Searcher;

@@ -16,14 +16,20 @@ pub enum Mode {
     First,
     /// Up to two solutions: none, unique or multiple.
     Unique,
-    /// The best solution: the greatest [`Problem::objective`], proved by
-    /// walking the whole tree under pruning by [`Problem::bound`]
+    /// The best solution: the greatest [`Optimise::objective`], proved by
+    /// walking the whole tree under pruning by [`Optimise::bound`]
     /// (branch and bound with an incumbent shared by every worker and
     /// rank). With a target (`RunConfig::at_least`), the first solution
     /// that reaches it.
     ///
-    /// [`Problem::objective`]: crate::engine::Problem::objective
-    /// [`Problem::bound`]: crate::engine::Problem::bound
+    /// A problem with an objective (an [`Optimise`]) runs in it by
+    /// [`optimise`](crate::optimise), which wraps it in an
+    /// [`Optimising`](crate::advanced::Optimising); [`run`](crate::run)
+    /// refuses it for a problem without one.
+    ///
+    /// [`Optimise`]: crate::Optimise
+    /// [`Optimise::objective`]: crate::Optimise::objective
+    /// [`Optimise::bound`]: crate::Optimise::bound
     Optimise,
 }
 

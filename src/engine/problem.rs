@@ -23,7 +23,8 @@ use super::walk::{Frames, values};
 /// nodes are not encoded.
 ///
 /// A problem that prefers to clone its nodes implements [`Tree`] instead,
-/// and gets this trait from it.
+/// and gets this trait from it. A problem with an objective implements
+/// [`Optimise`](crate::Optimise) beside it, for a branch and bound.
 ///
 /// [`Prefix`]: crate::engine::Prefix
 pub trait Problem: Send + Sync + 'static {
@@ -201,63 +202,49 @@ pub trait Problem: Send + Sync + 'static {
         frames.frame(state, moves, m, room, left)
     }
 
-    /// Optimisation ([`Mode::Optimise`]): the objective of the node
-    /// `state` stands on, as a solution (greater is better), or `None`
-    /// when it is not one. The default: no node is.
+    // The engine's hooks for a branch and bound (`Mode::Optimise`),
+    // hidden: a problem optimises by implementing `Optimise` (or
+    // `OptimiseTree`), and the engine runs it as an `Optimising`, whose
+    // hooks are that trait's methods (`optimise.rs`). Every other problem
+    // keeps these defaults: no objective, nothing bounded; a count never
+    // calls them.
+
+    /// Whether the hooks are an `Optimise`'s (`Optimising`'s alone):
+    /// optimise mode refuses a problem without.
+    #[doc(hidden)]
+    const OPTIMISES: bool = false;
+
+    /// `Optimise::BOUNDS_FALL`.
+    #[doc(hidden)]
+    const OPTIMISE_BOUNDS_FALL: bool = false;
+
+    /// `Optimise::objective`.
+    #[doc(hidden)]
     #[inline(always)]
-    fn objective(&self, state: &Self::State) -> Option<u64> {
+    fn optimise_objective(&self, state: &Self::State) -> Option<u64> {
         let _ = state;
         None
     }
 
-    /// Optimisation: an upper bound on the objective of every node in the
-    /// subtree that move `m` leads to from the node `state` stands on.
-    /// The walk does not take a move whose bound cannot beat the best
-    /// solution known (on any worker of any rank), nor does a split give
-    /// it away. The default bounds nothing.
+    /// `Optimise::bound`.
+    #[doc(hidden)]
     #[inline(always)]
-    fn bound(&self, state: &Self::State, m: &Self::Move) -> u64 {
+    fn optimise_bound(&self, state: &Self::State, m: &Self::Move) -> u64 {
         let _ = (state, m);
         u64::MAX
     }
 
-    /// Optimisation: [`Problem::moves`], told `floor`, the least objective
-    /// that beats the best solution known; a branch and bound's walk calls
-    /// this instead. It lists the same moves in the same order as `moves`,
-    /// but may end the listing early where no later move's subtree can
-    /// reach `floor`, and may use `floor` to tighten the bounds of its
-    /// moves ([`Problem::bound`]) where a tighter bound costs work worth
-    /// spending only near the floor. A split lists the node again later,
-    /// with a floor at least as high, and skips the moves the walk was
-    /// given by their places: the listing up to where it ends must not
-    /// depend on `floor` (`engine/README.md`). The default: `moves`.
+    /// `Optimise::moves_above`.
+    #[doc(hidden)]
     #[inline(always)]
-    fn moves_above(&self, state: &mut Self::State, floor: u64) -> Self::Cursor {
+    fn optimise_moves_above(&self, state: &mut Self::State, floor: u64) -> Self::Cursor {
         let _ = floor;
         self.moves(state)
     }
 
-    /// Whether a node's moves come in order of falling [`Problem::bound`]:
-    /// then the first move that cannot beat the best known ends the
-    /// node's listing, as in colouring branch and bound for cliques.
-    const BOUNDS_FALL: bool = false;
-
-    /// Optimisation: a good solution found without the tree (a local
-    /// search, a greedy construction), with its objective and its text as
-    /// [`Problem::render`] would write it; `None` when it found none. The
-    /// engine's *ramp-up* runs it before the exact search, on rank 0, on
-    /// as many threads as a rank has (seeds 1, 2, ...), and its best
-    /// solution becomes the first incumbent (`RunConfig::ramp_up`): the
-    /// search then proves it optimal or beats it. Then the *race* calls it
-    /// again and again beside the search, on one more thread, with the
-    /// next seeds and `RACE_SLICE` effort a
-    /// call (`RunConfig::race`); a better solution it finds is an
-    /// incumbent. `effort` bounds its work in the problem's own units
-    /// (about a nanosecond each, so that one effort suits every problem),
-    /// and the end of a run waits for the call under way: keep to it. The
-    /// same effort and seed must give the same solution. The default finds
-    /// none.
-    fn heuristic(&self, effort: u64, seed: u64) -> Option<(u64, String)> {
+    /// `Optimise::heuristic`.
+    #[doc(hidden)]
+    fn optimise_heuristic(&self, effort: u64, seed: u64) -> Option<(u64, String)> {
         let _ = (effort, seed);
         None
     }
@@ -404,7 +391,8 @@ pub fn count_by_moves<P: Problem + ?Sized>(p: &P, state: &mut P::State) -> Subtr
 /// construction for every child: a count of nodes of a few bit
 /// operations runs about 1.6 times a plain recursion of its own, where
 /// the same search on `Problem` runs about 1.2 times it
-/// (`engine/README.md`, "A `Tree`'s frames").
+/// (`engine/README.md`, "A `Tree`'s frames"). A tree with an objective
+/// implements [`OptimiseTree`](crate::OptimiseTree) beside it.
 ///
 /// ```
 /// use hysolve::{Mode, RunConfig, Solutions, Tree, run};
@@ -494,36 +482,6 @@ pub trait Tree: Send + Sync + 'static {
             stack.extend(buf.drain(..).map(|c| (c, d + 1)));
         }
         total
-    }
-
-    /// Optimisation ([`Mode::Optimise`]): the objective of `node` as a
-    /// solution (greater is better), or `None` when it is not one, as
-    /// [`Problem::objective`]. The default: no node is.
-    #[inline(always)]
-    fn objective(&self, node: &Self::Node) -> Option<u64> {
-        let _ = node;
-        None
-    }
-
-    /// Optimisation: an upper bound on the objective of every node in the
-    /// subtree of `child`, a child of `parent`, as [`Problem::bound`]: the
-    /// walk does not enter a child whose bound cannot beat the best
-    /// solution known. The default bounds nothing.
-    #[inline(always)]
-    fn bound(&self, parent: &Self::Node, child: &Self::Node) -> u64 {
-        let _ = (parent, child);
-        u64::MAX
-    }
-
-    /// As [`Problem::BOUNDS_FALL`]: [`Tree::children`] lists children in
-    /// order of falling [`Tree::bound`].
-    const BOUNDS_FALL: bool = false;
-
-    /// As [`Problem::heuristic`]: a good solution found without the tree,
-    /// for the ramp-up and the race.
-    fn heuristic(&self, effort: u64, seed: u64) -> Option<(u64, String)> {
-        let _ = (effort, seed);
-        None
     }
 }
 
@@ -637,7 +595,7 @@ impl<N: Clone> Path<N> {
     }
 
     /// The child that move `m` goes down to, before it is taken (for
-    /// [`Problem::bound`]).
+    /// [`OptimiseTree::bound`](crate::engine::OptimiseTree::bound)).
     #[inline]
     pub(crate) fn child(&self, m: &PathMove) -> &N {
         &self.lists[self.depth as usize + 1][m.child as usize]
@@ -733,23 +691,12 @@ impl<T: Tree> Problem for T {
     ) -> i64 {
         values::dive(self, frames, path, moves, m, room, left)
     }
-    #[inline(always)]
-    fn objective(&self, path: &Path<T::Node>) -> Option<u64> {
-        Tree::objective(self, path.top())
-    }
-    #[inline(always)]
-    fn bound(&self, path: &Path<T::Node>, m: &PathMove) -> u64 {
-        Tree::bound(self, path.top(), path.child(m))
-    }
-    const BOUNDS_FALL: bool = T::BOUNDS_FALL;
-    fn heuristic(&self, effort: u64, seed: u64) -> Option<(u64, String)> {
-        Tree::heuristic(self, effort, seed)
-    }
 }
 
 /// Starts the listing of the node `state` stands on as the engine's walks
 /// list it: told the floor in a branch and bound (`Some`, by
-/// [`Problem::moves_above`]), by [`Problem::moves`] otherwise.
+/// [`Optimise::moves_above`](crate::engine::Optimise::moves_above)), by
+/// [`Problem::moves`] otherwise.
 #[inline(always)]
 pub(crate) fn listing<P: Problem + ?Sized>(
     p: &P,
@@ -757,7 +704,7 @@ pub(crate) fn listing<P: Problem + ?Sized>(
     floor: Option<u64>,
 ) -> P::Cursor {
     match floor {
-        Some(f) => p.moves_above(state, f),
+        Some(f) => p.optimise_moves_above(state, f),
         None => p.moves(state),
     }
 }

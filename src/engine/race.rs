@@ -1,5 +1,5 @@
 //! The race beside a branch and bound: the problem's heuristic
-//! ([`Problem::heuristic`]) called again and again on a thread of its own
+//! ([`Optimise::heuristic`](crate::Optimise::heuristic)) called again and again on a thread of its own
 //! while the exact search runs, at an eighth of a core, each improvement
 //! it finds an incumbent (`engine/README.md`, "The race").
 
@@ -47,7 +47,7 @@ pub(crate) fn race<P: Problem>(
         }
         let slice = RACE_SLICE.min(effort - spent);
         let t = Instant::now();
-        let Some((value, text)) = problem.heuristic(slice, seed) else {
+        let Some((value, text)) = problem.optimise_heuristic(slice, seed) else {
             return;
         };
         if value > best {
@@ -63,7 +63,7 @@ pub(crate) fn race<P: Problem>(
 #[cfg(test)]
 mod test {
     use super::*;
-    use crate::engine::Tree;
+    use crate::engine::{OptimiseTree, Optimising, Tree};
     use crossbeam_channel::bounded;
     use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -85,6 +85,12 @@ mod test {
         fn render(&self, v: &u32, out: &mut String) {
             out.push_str(&v.to_string());
         }
+    }
+
+    impl OptimiseTree for Seeds {
+        fn objective(&self, _: &u32) -> Option<u64> {
+            None
+        }
         fn heuristic(&self, effort: u64, seed: u64) -> Option<(u64, String)> {
             assert!(effort <= RACE_SLICE);
             self.calls.fetch_add(1, Ordering::Relaxed);
@@ -100,7 +106,9 @@ mod test {
         };
         let (_keep, stop) = bounded::<()>(0);
         let mut found = Vec::new();
-        race(&p, 6 * RACE_SLICE, 3, 2, &stop, |v, t| found.push((v, t)));
+        race(Optimising::of(&p), 6 * RACE_SLICE, 3, 2, &stop, |v, t| {
+            found.push((v, t))
+        });
         assert_eq!(found, [(3, "3".to_string()), (4, "4".to_string())]);
         assert_eq!(
             p.calls.load(Ordering::Relaxed),
@@ -111,7 +119,7 @@ mod test {
         let p = Seeds {
             calls: AtomicU64::new(0),
         };
-        race(&p, u64::MAX, 17, 99, &stop, |_, _| {
+        race(Optimising::of(&p), u64::MAX, 17, 99, &stop, |_, _| {
             panic!("nothing beats 99")
         });
         assert_eq!(p.calls.load(Ordering::Relaxed), 4);
@@ -121,7 +129,9 @@ mod test {
         let p = Seeds {
             calls: AtomicU64::new(0),
         };
-        race(&p, u64::MAX, 1, 0, &stop, |_, _| panic!("stopped"));
+        race(Optimising::of(&p), u64::MAX, 1, 0, &stop, |_, _| {
+            panic!("stopped")
+        });
         assert_eq!(p.calls.load(Ordering::Relaxed), 0);
     }
 }

@@ -1,5 +1,5 @@
 //! The ramp-up of a branch and bound: the problem's heuristic
-//! ([`Problem::heuristic`]) raced on several threads before the exact
+//! ([`Optimise::heuristic`](crate::Optimise::heuristic)) raced on several threads before the exact
 //! search, its best solution the first incumbent (the race beside the
 //! search that follows it: `race.rs`).
 
@@ -8,19 +8,22 @@ use super::problem::Problem;
 /// What the ramp-up found: the best objective among the racers, its
 /// solution's text, and the seed that found it.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct RampUp {
+pub(crate) struct RampUp {
     /// The objective.
-    pub value: u64,
+    pub(crate) value: u64,
     /// The solution, rendered.
-    pub text: String,
+    pub(crate) text: String,
     /// The seed of the racer that found it (the lowest of a tie).
     pub(crate) seed: u64,
 }
 
 /// Runs `problem`'s heuristic with `effort` on `racers` threads, seeds 1
 /// to `racers`, and returns the best solution (`None` when no racer found
-/// one, or `effort` is 0). The same answer for the same arguments.
-pub fn ramp_up<P: Problem>(problem: &P, effort: u64, racers: usize) -> Option<RampUp> {
+/// one, or `effort` is 0). The same answer for the same arguments. The
+/// heuristic is the problem's hook: an [`Optimising`]'s finds solutions.
+///
+/// [`Optimising`]: crate::engine::Optimising
+pub(crate) fn ramp<P: Problem>(problem: &P, effort: u64, racers: usize) -> Option<RampUp> {
     if effort == 0 {
         return None;
     }
@@ -28,9 +31,9 @@ pub fn ramp_up<P: Problem>(problem: &P, effort: u64, racers: usize) -> Option<Ra
     // for one racer: a greedy that takes microseconds pays no spawn).
     let found: Vec<Option<(u64, String)>> = std::thread::scope(|scope| {
         let handles: Vec<_> = (2..=racers.max(1) as u64)
-            .map(|seed| scope.spawn(move || problem.heuristic(effort, seed)))
+            .map(|seed| scope.spawn(move || problem.optimise_heuristic(effort, seed)))
             .collect();
-        let mut found = vec![problem.heuristic(effort, 1)];
+        let mut found = vec![problem.optimise_heuristic(effort, 1)];
         found.extend(
             handles
                 .into_iter()

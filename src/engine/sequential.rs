@@ -42,8 +42,11 @@ impl<N> Context<N> for Sequential {
 /// Runs the whole search on the calling thread. The reference against which
 /// every parallel configuration is checked. Returns the counters and, in
 /// the modes that keep solutions, the solutions found, rendered (in
-/// [`Mode::Optimise`], one optimal solution, or none where no node is a
-/// solution; its objective is [`optimum`]'s).
+/// [`Mode::Optimise`], of an [`Optimising`] problem, one optimal solution,
+/// or none where no node is a solution; its objective is
+/// [`optimum`](crate::engine::optimum)'s).
+///
+/// [`Optimising`]: crate::engine::Optimising
 ///
 /// ```
 /// use hysolve::Mode;
@@ -64,46 +67,13 @@ pub fn sequential<P: Problem>(problem: &P, mode: Mode) -> (Count, Vec<String>) {
     (counters, ctx.found)
 }
 
-/// Runs a branch and bound ([`Mode::Optimise`]) on the calling thread:
-/// the optimum and one optimal solution, rendered (`None` when no node is
-/// a solution), and the counters. The reference for parallel runs.
-pub fn optimum<P: Problem>(problem: &P) -> (Count, Option<(u64, String)>) {
-    optimum_from(problem, None)
-}
-
-/// [`optimum`] from a solution already known, its objective and its text
-/// (a ramp-up's: [`ramp_up`](crate::engine::ramp_up)): the walk prunes
-/// against it from the first node, as a run that starts from that
-/// ramp-up does. The reference of a parallel run's nodes (its anomaly,
-/// `hysolve --anomaly`). The known solution is returned when the search
-/// finds none better.
-///
-/// ```
-/// use hysolve::advanced::{optimum, optimum_from, ramp_up};
-/// use hysolve_puzzles::clique::{Clique, families};
-///
-/// let clique = Clique::new(&families::hamming(6, 2).unwrap(), "hamming6-2");
-/// let (alone, best) = optimum(&clique);
-/// let start = ramp_up(&clique, 1_000_000, 1).map(|r| (r.value, r.text));
-/// let (known, same) = optimum_from(&clique, start);
-/// assert_eq!((best.unwrap().0, same.unwrap().0), (32, 32));
-/// assert!(known.nodes <= alone.nodes);
-/// ```
-pub fn optimum_from<P: Problem>(
-    problem: &P,
-    known: Option<(u64, String)>,
-) -> (Count, Option<(u64, String)>) {
-    let (counters, ctx) = walk_from(problem, Mode::Optimise, known);
-    (counters, ctx.best)
-}
-
 /// The whole tree in `mode` on the calling thread, as one task.
 pub(super) fn walk_alone<P: Problem>(problem: &P, mode: Mode) -> (Count, Sequential) {
     walk_from(problem, mode, None)
 }
 
 /// [`walk_alone`], a branch and bound from the solution `best`.
-fn walk_from<P: Problem>(
+pub(super) fn walk_from<P: Problem>(
     problem: &P,
     mode: Mode,
     best: Option<(u64, String)>,

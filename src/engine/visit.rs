@@ -24,6 +24,12 @@ impl<'p, P: Problem> Visitor<'p, P> {
     /// The visitor of a worker of a run of `workers` workers in all (the
     /// count's cut-off may depend on it: [`Problem::count_cutoff_for`]).
     pub(super) fn new(problem: &'p P, mode: Mode, workers: usize) -> Self {
+        // Refused where a run starts (`ConfigError::NoObjective`): a walk
+        // of optimise mode without an objective would find nothing.
+        assert!(
+            mode != Mode::Optimise || P::OPTIMISES,
+            "optimise mode needs a problem with an objective (an `Optimising`)"
+        );
         Visitor {
             problem,
             keeps_solutions: mode.keeps_solutions(),
@@ -90,7 +96,7 @@ impl<P: Problem> Visitor<'_, P> {
         floor: u64,
         ctx: &mut C,
     ) -> Option<u64> {
-        let value = self.problem.objective(state)?;
+        let value = self.problem.optimise_objective(state)?;
         if value < floor || value < ctx.floor() {
             return None;
         }

@@ -2,7 +2,7 @@
 //! graph), and `hysolve generate clique FAMILY ...` for the DIMACS families
 //! built from their definitions and random graphs.
 
-use crate::door::{Generated, Generator, Job, Puzzle, job};
+use crate::door::{Generated, Generator, Job, Puzzle, optimiser};
 use clap::FromArgMatches;
 use hysolve::Mode;
 use hysolve_puzzles::PuzzleError;
@@ -55,7 +55,7 @@ impl Puzzle for Door {
         let clique = Clique::new(&read.graph, name)
             .recolouring(args.recolour)
             .maxsat(!args.no_maxsat);
-        Ok(job(clique, note))
+        Ok(optimiser(clique, note))
     }
 
     fn generator() -> Option<Generator> {

@@ -1,6 +1,6 @@
 //! A local search for large cliques: Pullan and Hoos's dynamic local
 //! search (DLS-MC, 2006), the ramp-up of the exact search and its race
-//! ([`Problem::heuristic`](hysolve::Problem::heuristic)).
+//! ([`Optimise::heuristic`](hysolve::Optimise::heuristic)).
 //!
 //! A clique grows by a vertex adjacent to all of it (*expansion*) while it
 //! can; then it swaps one vertex for an outside vertex adjacent to all but

@@ -4,7 +4,7 @@
 //! optimise mode: vertices renumbered in a degeneracy order (the dense core
 //! first), candidate sets as bitsets, and a greedy colouring of each
 //! node's candidates as the bound of its moves, which come highest colour
-//! first; the listing, told the incumbent (`Problem::moves_above`), ends
+//! first; the listing, told the incumbent (`Optimise::moves_above`), ends
 //! before the colours that cannot beat it, and MaxSAT reasoning on the
 //! colour classes cuts moves of the lowest colour that can (`maxsat.rs`).
 //! The incumbent is shared by every worker and rank (see the engine's
@@ -19,7 +19,7 @@
 //!
 //! let graph = families::hamming(6, 2).unwrap();
 //! let clique = Clique::new(&graph, "hamming6-2");
-//! let (_, best) = optimum(&clique);
+//! let (_, best) = optimum(&clique, None);
 //! let (size, text) = best.unwrap();
 //! assert_eq!(size, 32);
 //! let vertices: Vec<usize> = text.split(' ').map(|v| v.parse::<usize>().unwrap() - 1).collect();

@@ -12,7 +12,7 @@ use super::colour::{colour_classes, colour_classes_fixed};
 use super::maxsat::{Scratch, classes_as_sets, inconsistent};
 use super::recolour::recolour;
 use super::{Clique, local};
-use hysolve::{Mode, Problem};
+use hysolve::{Mode, Optimise, Problem};
 
 /// How far above the colours that cannot reach the floor MaxSAT reasoning
 /// tests a move: a move of colour `low + j` needs `j` disjoint
@@ -105,9 +105,6 @@ impl Problem for Clique {
     type Cursor = u32;
 
     const ENCODES: bool = true;
-    /// Bounds fall along the colouring, but the MaxSAT cut lowers some
-    /// moves' bounds below their next siblings' (`moves_above`).
-    const BOUNDS_FALL: bool = false;
 
     fn encode(&self, node: &Node, out: &mut Vec<u8>) {
         out.extend_from_slice(&(node.clique.len() as u32).to_le_bytes());
@@ -258,6 +255,61 @@ impl Problem for Clique {
         len
     }
 
+    #[inline]
+    fn next_move(&self, s: &State, left: &mut u32) -> Option<u32> {
+        (*left > s.stops[s.clique.len()]).then(|| {
+            *left -= 1;
+            *left
+        })
+    }
+
+    #[inline]
+    fn apply(&self, s: &mut State, &i: &u32) {
+        let (n, words) = (self.graph.len(), self.graph.words());
+        let d = s.clique.len();
+        s.reserve(d + 1, n, words);
+        let at = d * n;
+        let v = s.order[at + i as usize] as usize;
+        s.taken[d] = i;
+        let (here, below) = s.sets.split_at_mut((d + 1) * words);
+        let child = &mut below[..words];
+        for ((c, p), r) in child
+            .iter_mut()
+            .zip(&here[d * words..])
+            .zip(self.graph.row(v))
+        {
+            *c = p & r;
+        }
+        // The candidates its earlier siblings took (after it in the
+        // colouring) are not its.
+        for &u in &s.order[at + i as usize + 1..at + s.lens[d] as usize] {
+            child[u as usize / 64] &= !(1 << (u % 64));
+        }
+        s.clique.push(v as u32);
+    }
+
+    #[inline]
+    fn undo(&self, s: &mut State, _: &u32) {
+        s.clique.pop();
+    }
+
+    #[inline]
+    fn solution_weight(&self, s: &State) -> u64 {
+        u64::from(s.counts && !s.clique.is_empty())
+    }
+
+    fn render(&self, s: &State, out: &mut String) {
+        self.render_clique(&s.clique, out);
+    }
+}
+
+/// The clique number: a clique's size is its objective, bounded by the
+/// colouring.
+impl Optimise for Clique {
+    /// Bounds fall along the colouring, but the MaxSAT cut lowers some
+    /// moves' bounds below their next siblings' (`moves_above`).
+    const BOUNDS_FALL: bool = false;
+
     /// [`Problem::moves`], ended before the candidates whose colour cannot
     /// reach `floor`. A candidate of the lowest colour that can is given
     /// a colour that cannot (its move is not taken) when MaxSAT reasoning
@@ -379,52 +431,9 @@ impl Problem for Clique {
     }
 
     #[inline]
-    fn next_move(&self, s: &State, left: &mut u32) -> Option<u32> {
-        (*left > s.stops[s.clique.len()]).then(|| {
-            *left -= 1;
-            *left
-        })
-    }
-
-    #[inline]
     fn bound(&self, s: &State, &i: &u32) -> u64 {
         let d = s.clique.len();
         (d + s.colours[d * self.graph.len() + i as usize] as usize) as u64
-    }
-
-    #[inline]
-    fn apply(&self, s: &mut State, &i: &u32) {
-        let (n, words) = (self.graph.len(), self.graph.words());
-        let d = s.clique.len();
-        s.reserve(d + 1, n, words);
-        let at = d * n;
-        let v = s.order[at + i as usize] as usize;
-        s.taken[d] = i;
-        let (here, below) = s.sets.split_at_mut((d + 1) * words);
-        let child = &mut below[..words];
-        for ((c, p), r) in child
-            .iter_mut()
-            .zip(&here[d * words..])
-            .zip(self.graph.row(v))
-        {
-            *c = p & r;
-        }
-        // The candidates its earlier siblings took (after it in the
-        // colouring) are not its.
-        for &u in &s.order[at + i as usize + 1..at + s.lens[d] as usize] {
-            child[u as usize / 64] &= !(1 << (u % 64));
-        }
-        s.clique.push(v as u32);
-    }
-
-    #[inline]
-    fn undo(&self, s: &mut State, _: &u32) {
-        s.clique.pop();
-    }
-
-    #[inline]
-    fn solution_weight(&self, s: &State) -> u64 {
-        u64::from(s.counts && !s.clique.is_empty())
     }
 
     /// A clique with no candidate left: a maximum clique is one (a
@@ -437,10 +446,6 @@ impl Problem for Clique {
             .iter()
             .all(|&w| w == 0)
             .then_some(d as u64)
-    }
-
-    fn render(&self, s: &State, out: &mut String) {
-        self.render_clique(&s.clique, out);
     }
 
     /// Pullan and Hoos's dynamic local search (`local.rs`): odd seeds
@@ -466,8 +471,8 @@ mod test {
     fn the_look_ahead_keeps_the_optimum() {
         for (n, p, seed) in [(60, 0.5, 1), (80, 0.7, 2), (90, 0.85, 3), (130, 0.6, 4)] {
             let g = families::random(n, p, seed).unwrap();
-            let (_, plain) = optimum(&Clique::new(&g, "g").maxsat(false));
-            let (_, best) = optimum(&Clique::new(&g, "g"));
+            let (_, plain) = optimum(&Clique::new(&g, "g").maxsat(false), None);
+            let (_, best) = optimum(&Clique::new(&g, "g"), None);
             let (size, text) = best.unwrap();
             assert_eq!(Some(size), plain.map(|(s, _)| s), "n {n}, p {p}");
             let vertices = parse_solution(&text).unwrap();

@@ -13,7 +13,7 @@
 use super::common;
 use hysolve::Mode;
 use hysolve::RunConfig;
-use hysolve::advanced::run_threaded;
+use hysolve::advanced::{Optimising, run_threaded};
 use std::collections::HashSet;
 use std::sync::Arc;
 
@@ -111,7 +111,10 @@ fn hysolve_optimum(text: &str, ranks: usize, threads: usize) -> (u64, Vec<usize>
     let graph = hysolve_puzzles::clique::dimacs::parse("graph.col", text)
         .unwrap()
         .graph;
-    let problem = Arc::new(hysolve_puzzles::clique::Clique::new(&graph, "graph.col"));
+    let problem = Arc::new(Optimising(hysolve_puzzles::clique::Clique::new(
+        &graph,
+        "graph.col",
+    )));
     let config = RunConfig::new(Mode::Optimise)
         .threads(threads)
         .prefixes_per_worker(4);
@@ -413,9 +416,9 @@ fn recolouring_keeps_the_optimum_in_every_configuration() {
             .unwrap()
             .graph;
         for top in [1, 3] {
-            let problem = Arc::new(
+            let problem = Arc::new(Optimising(
                 hysolve_puzzles::clique::Clique::new(&graph, "graph.col").recolouring(top),
-            );
+            ));
             for (ranks, threads) in [(1, 1), (1, 2), (2, 1), (3, 2)] {
                 // Without the ramp-up, so that the search finds the clique.
                 let config = RunConfig::new(Mode::Optimise)

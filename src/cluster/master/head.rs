@@ -26,7 +26,7 @@ use crate::cluster::outcome::{Improvement, Outcome, RunError};
 use crate::cluster::protocol::{Message, RankReport};
 use crate::engine::pool::policy;
 use crate::engine::{
-    Count, Mode, Parcel, Prefix, Problem, Spread, Tally, UnitReport, expand, ramp_up,
+    Count, Mode, Parcel, Prefix, Problem, Spread, Tally, UnitReport, expand, ramp,
 };
 use std::sync::atomic::Ordering;
 use std::time::Instant;
@@ -376,7 +376,7 @@ impl<'a> Head<'a> {
     /// best solution is an improvement like any, marked as the
     /// heuristic's.
     fn ramp_up<P: Problem>(&mut self, problem: &P, out: &mut Outbox) {
-        let Some(found) = ramp_up(problem, self.config.ramp_up, self.config.threads) else {
+        let Some(found) = ramp(problem, self.config.ramp_up, self.config.threads) else {
             return;
         };
         tracing::debug!("ramp-up: {} (seed {})", found.value, found.seed);

@@ -76,7 +76,7 @@ impl Drop for Race {
 #[cfg(test)]
 mod test {
     use crate::cluster::{RunConfig, run_threaded};
-    use crate::engine::{Mode, Tree};
+    use crate::engine::{Mode, OptimiseTree, Optimising, Tree};
     use std::sync::Arc;
     use std::time::Duration;
 
@@ -104,6 +104,9 @@ mod test {
         fn render(&self, v: &u32, out: &mut String) {
             out.push_str(&v.to_string());
         }
+    }
+
+    impl OptimiseTree for Slow {
         fn objective(&self, v: &u32) -> Option<u64> {
             (*v >= 10).then_some(1)
         }
@@ -120,7 +123,8 @@ mod test {
     fn the_race_beside_the_search_gives_the_incumbent() {
         for (race, best) in [(crate::cluster::config::DEFAULT_RACE, 7), (0, 1)] {
             let config = RunConfig::new(Mode::Optimise).threads(1).race(race);
-            let outcome = run_threaded(Arc::new(Slow), &config, 1, &mut Vec::new()).unwrap();
+            let outcome =
+                run_threaded(Arc::new(Optimising(Slow)), &config, 1, &mut Vec::new()).unwrap();
             assert_eq!(outcome.objective, Some(best), "race {race}");
             let raced: Vec<_> = outcome
                 .improvements

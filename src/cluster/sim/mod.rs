@@ -155,6 +155,11 @@ pub fn simulate<P: Problem>(problem: &Arc<P>, config: &SimConfig) -> Result<SimR
             config.ranks
         )));
     }
+    // Optimise mode needs an objective, as a real run checks.
+    config
+        .run
+        .validate_problem::<P>()
+        .map_err(|e| SimError::Config(e.to_string()))?;
     if !(0.0..=100.0).contains(&config.jitter) {
         return Err(SimError::Config(format!(
             "the jitter must lie between 0 and 100, not {}",

@@ -584,11 +584,13 @@ fn worker_main<P: Problem>(
 #[cfg(test)]
 mod test {
     use super::*;
+    use crate::engine::optimise::{OptimiseTree, Optimising};
     use crate::engine::prefix::Prefix;
     use crate::engine::problem::Tree;
     use std::time::Duration;
 
-    /// Tasks that are leaves, each recording when a worker begins it.
+    /// Tasks that are leaves, each recording when a worker begins it (as
+    /// a branch and bound visits them).
     struct Begun(parking_lot::Mutex<Vec<u32>>);
 
     impl Tree for Begun {
@@ -600,21 +602,24 @@ mod test {
         fn solution_weight(&self, _: &u32) -> u64 {
             0
         }
+        fn render(&self, id: &u32, out: &mut String) {
+            out.push_str(&id.to_string());
+        }
+    }
+
+    impl OptimiseTree for Begun {
         fn objective(&self, &id: &u32) -> Option<u64> {
             self.0.lock().push(id);
             // Long enough for every worker to be taking tasks.
             std::thread::sleep(Duration::from_micros(300));
             None
         }
-        fn render(&self, id: &u32, out: &mut String) {
-            out.push_str(&id.to_string());
-        }
     }
 
     /// Walks `tasks` leaves on `threads` workers in `mode`; returns the
     /// order in which the workers began them.
     fn begun(mode: Mode, threads: usize, tasks: u32) -> Vec<u32> {
-        let problem = Arc::new(Begun(parking_lot::Mutex::new(Vec::new())));
+        let problem = Arc::new(Optimising(Begun(parking_lot::Mutex::new(Vec::new()))));
         let (events, receive) = crossbeam_channel::unbounded();
         let threads = Threads {
             here: threads,
@@ -637,7 +642,7 @@ mod test {
             }
         }
         pool.stop();
-        problem.0.lock().clone()
+        problem.0.0.lock().clone()
     }
 
     /// A branch and bound's workers take the rank's tasks in the order

@@ -314,10 +314,10 @@ impl<'p, P: Problem> Searcher<'p, P> {
                         cur = self.cur.take().expect("put back above");
                     }
                 }
-                if OPTIMISE && problem.bound(&state, &m) < floor {
+                if OPTIMISE && problem.optimise_bound(&state, &m) < floor {
                     // Pruned: this subtree cannot beat the best known
                     // (nor can the rest of the listing, when bounds fall).
-                    if P::BOUNDS_FALL {
+                    if P::OPTIMISE_BOUNDS_FALL {
                         cur.given |= DONE;
                     }
                     continue 'walk;

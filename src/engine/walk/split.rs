@@ -97,9 +97,9 @@ impl<P: Problem> Searcher<'_, P> {
                 if index <= given {
                     continue;
                 }
-                if floor.is_some_and(|f| problem.bound(scratch, &m) < f) {
+                if floor.is_some_and(|f| problem.optimise_bound(scratch, &m) < f) {
                     // Pruned, as the walk would.
-                    if P::BOUNDS_FALL {
+                    if P::OPTIMISE_BOUNDS_FALL {
                         break;
                     }
                     continue;

@@ -7,13 +7,13 @@
 //! walking the same tree depth-first for a while on one thread.
 //!
 //! The tree is the real one: the clique search's moves (as a branch and
-//! bound lists them, told the floor: `Problem::moves_above`), bounds and
+//! bound lists them, told the floor: `Optimise::moves_above`), bounds and
 //! pruning through the library's `Problem` interface, with the incumbent
 //! fixed at K - 1 (the optimum, found at once, as `--at-least` shows).
 
 use clap::Parser;
 use hysolve::Mode;
-use hysolve::Problem;
+use hysolve::{Optimise, Problem};
 use hysolve_puzzles::clique::{Clique, dimacs};
 use rand::{RngExt, SeedableRng};
 use rand_xorshift::XorShiftRng;
