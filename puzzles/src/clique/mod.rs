@@ -2,7 +2,8 @@
 //!
 //! The search is Tomita's MCS and San Segundo's BBMC on the engine's
 //! optimise mode: vertices renumbered in a degeneracy order (the dense core
-//! first), candidate sets as bitsets, and a greedy colouring of each
+//! first), or class by class where a colouring is met by a clique
+//! (`order.rs`), candidate sets as bitsets, and a greedy colouring of each
 //! node's candidates as the bound of its moves, which come highest colour
 //! first; the listing, told the incumbent (`Optimise::moves_above`), ends
 //! before the colours that cannot beat it, and MaxSAT reasoning on the
@@ -51,6 +52,7 @@ pub mod families;
 pub mod graph;
 pub mod local;
 mod maxsat;
+mod order;
 mod recolour;
 mod search;
 
@@ -74,7 +76,7 @@ pub struct Clique {
 impl Clique {
     /// The instance of `graph`, named `name` in reports (a file name).
     pub fn new(graph: &Graph, name: impl Into<String>) -> Clique {
-        let original = graph.degeneracy_order();
+        let original = order::numbering(graph);
         Clique {
             graph: graph.renumbered(&original),
             original,

@@ -25,6 +25,16 @@ use hysolve::{Mode, Optimise, Problem};
 /// brock400_4 1.17 and p_hat1500-1 1.28 times the time.
 const MAXSAT_REACH: u32 = 2;
 
+/// How far above the floor a child's colouring may reach and still be
+/// filtered at its parent by MaxSAT reasoning on each of its own moves
+/// (`moves_above`, the look ahead): 1, so that the child's moves tested
+/// are those its own MaxSAT cut tests at its visit (`MAXSAT_REACH`),
+/// and a child that survives is given their results. 2 and every colour
+/// cut a few more nodes (keller4 1,012 to 982 and 980, brock400_4
+/// 1,730,011 to 1,438,107 and 1,385,919) at 1.1 to 1.4 times the time
+/// (`README.md`, "The filter").
+const FILTER_REACH: u32 = 1;
+
 /// A subtree as a task carries it: a clique and its candidates, in the
 /// search's numbering.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -69,14 +79,41 @@ pub struct State {
 }
 
 /// The colourings of a node's children that survived the look ahead
-/// (`moves_above`), kept for their visits.
+/// (`moves_above`), kept for their visits, with the moves of theirs that
+/// the filter cut.
 #[derive(Default)]
 struct Ahead {
-    /// For each move of the listing, where its child's colouring starts
-    /// in `order` and `colours`, and how long it is (`u32::MAX`: none).
-    at: Vec<(u32, u32)>,
+    /// For each move of the listing, its child's colouring and cuts
+    /// (`Kept::NONE`: none).
+    at: Vec<Kept>,
     order: Vec<u32>,
     colours: Vec<u32>,
+    /// The indices, in their child's colouring, of the moves the filter
+    /// cut.
+    cuts: Vec<u32>,
+    /// The floor the look ahead ran under: a child visited under the same
+    /// floor takes its cuts instead of testing its moves again.
+    floor: u64,
+}
+
+/// Where a child's colouring lies in `Ahead::order` and `colours`, and
+/// its cuts in `Ahead::cuts`.
+#[derive(Clone, Copy)]
+struct Kept {
+    start: u32,
+    len: u32,
+    cuts: u32,
+    /// How many cuts; `u32::MAX`: the filter did not test its moves.
+    cut: u32,
+}
+
+impl Kept {
+    const NONE: Kept = Kept {
+        start: u32::MAX,
+        len: 0,
+        cuts: 0,
+        cut: u32::MAX,
+    };
 }
 
 impl State {
@@ -213,7 +250,7 @@ impl Problem for Clique {
         s.ahead[d].at.clear();
         if d > 0 {
             let a = &s.ahead[d - 1];
-            if let Some(&(start, k)) = a.at.get(s.taken[d - 1] as usize)
+            if let Some(&Kept { start, len: k, .. }) = a.at.get(s.taken[d - 1] as usize)
                 && start != u32::MAX
             {
                 let (start, k) = (start as usize, k as usize);
@@ -333,7 +370,21 @@ impl Optimise for Clique {
             return len;
         }
         let order = &s.order[d * n..d * n + len as usize];
-        if colours[stop] <= low.saturating_add(MAXSAT_REACH) {
+        // The cuts the parent's filter found for this node's moves under
+        // the same floor: the moves its MaxSAT cut would test, tested.
+        let kept = (d > 0)
+            .then(|| {
+                let a = &s.ahead[d - 1];
+                a.at.get(s.taken[d - 1] as usize)
+                    .filter(|k| k.cut != u32::MAX && a.floor == floor)
+                    .map(|k| &a.cuts[k.cuts as usize..(k.cuts + k.cut) as usize])
+            })
+            .flatten();
+        if let Some(cuts) = kept {
+            for &j in cuts {
+                colours[j as usize] = low;
+            }
+        } else if colours[stop] <= low.saturating_add(MAXSAT_REACH) {
             // The classes below the highest tested, as sets.
             let top = (low.saturating_add(MAXSAT_REACH)).min(colours[len as usize - 1]) as usize;
             let classes = &mut s.sat_classes;
@@ -380,9 +431,11 @@ impl Optimise for Clique {
             child.resize(words, 0);
             let ahead = &mut s.ahead[d];
             ahead.at.clear();
-            ahead.at.resize(len as usize, (u32::MAX, 0));
+            ahead.at.resize(len as usize, Kept::NONE);
             ahead.order.clear();
             ahead.colours.clear();
+            ahead.cuts.clear();
+            ahead.floor = floor;
             for i in stop..len as usize {
                 let (v, c) = (order[i] as usize, colours[i]);
                 if c > low {
@@ -396,30 +449,57 @@ impl Optimise for Clique {
                         0
                     );
                     let top = if k == 0 { 0 } else { s.child_colours[k - 1] };
-                    // A child whose colouring just reaches the floor is
-                    // cut where MaxSAT reasoning on its classes, whole,
-                    // finds one inconsistent set (CliSAT's SAT filter):
-                    // a third fewer nodes in the same time. Children a
-                    // colour above it too (two sets) cut more nodes, at
-                    // more time (brock400_4 1.07).
-                    let sat = top == low && {
-                        let classes = &mut s.sat_classes;
+                    // The filter (CliSAT's SAT-based filtering): a child
+                    // whose colouring reaches the floor, by at most
+                    // `FILTER_REACH` colours, is cut where MaxSAT
+                    // reasoning cuts each of its moves that could reach
+                    // it (those of colours `low` and up), each tested as
+                    // its own visit's MaxSAT cut would. A child that
+                    // survives keeps the cuts found for its visit.
+                    let cuts = ahead.cuts.len();
+                    let tested = top >= low && top <= low + FILTER_REACH;
+                    let mut dead = top < low;
+                    if tested {
                         let (order, colours) = (&s.child_order[..k], &s.child_colours[..k]);
+                        let classes = &mut s.sat_classes;
                         classes_as_sets(classes, order, colours, top as usize, words);
-                        inconsistent(
-                            classes,
-                            top as usize,
-                            words,
-                            child,
-                            |u| self.graph.row(u),
-                            &mut s.sat,
-                            1,
-                        ) >= 1
-                    };
-                    if top < low || sat {
+                        dead = true;
+                        for j in (0..k).rev().take_while(|&j| colours[j] >= low) {
+                            let c = colours[j];
+                            // `c - low + 1` sets: the grandchild's bound
+                            // `1 + (c - 1) - need` falls below the `low`
+                            // vertices the child needs.
+                            let need = c - low + 1;
+                            let r = inconsistent(
+                                classes,
+                                c as usize - 1,
+                                words,
+                                self.graph.row(order[j] as usize),
+                                |u| self.graph.row(u),
+                                &mut s.sat,
+                                need,
+                            );
+                            if r >= need {
+                                ahead.cuts.push(j as u32);
+                            } else {
+                                dead = false;
+                            }
+                        }
+                    }
+                    if dead {
                         colours[i] = low;
+                        ahead.cuts.truncate(cuts);
                     } else {
-                        ahead.at[i] = (ahead.order.len() as u32, k as u32);
+                        ahead.at[i] = Kept {
+                            start: ahead.order.len() as u32,
+                            len: k as u32,
+                            cuts: cuts as u32,
+                            cut: if tested {
+                                (ahead.cuts.len() - cuts) as u32
+                            } else {
+                                u32::MAX
+                            },
+                        };
                         ahead.order.extend_from_slice(&s.child_order[..k]);
                         ahead.colours.extend_from_slice(&s.child_colours[..k]);
                     }
@@ -465,11 +545,22 @@ mod test {
     use crate::clique::{Clique, families, parse_solution};
     use hysolve::advanced::optimum;
 
-    /// The look ahead (with the MaxSAT cut) finds the clique number the
-    /// plain colouring finds, and a clique of that size.
+    /// The look ahead (with the MaxSAT cut and the filter, whose cuts a
+    /// child visited under its parent's floor takes over) finds the
+    /// clique number the plain colouring finds, and a clique of that
+    /// size; the dense graphs are those whose children the filter tests
+    /// most.
     #[test]
     fn the_look_ahead_keeps_the_optimum() {
-        for (n, p, seed) in [(60, 0.5, 1), (80, 0.7, 2), (90, 0.85, 3), (130, 0.6, 4)] {
+        for (n, p, seed) in [
+            (60, 0.5, 1),
+            (80, 0.7, 2),
+            (90, 0.85, 3),
+            (130, 0.6, 4),
+            (100, 0.9, 5),
+            (120, 0.8, 6),
+            (150, 0.75, 7),
+        ] {
             let g = families::random(n, p, seed).unwrap();
             let (_, plain) = optimum(&Clique::new(&g, "g").maxsat(false), None);
             let (_, best) = optimum(&Clique::new(&g, "g"), None);
