@@ -7,8 +7,8 @@
 //! ranks when started by `mpirun` (the `mpi` feature: off by default, the
 //! command line turns it on), checkpoints, and the modes count, all,
 //! first, unique and optimise. A search that prefers values (a node and
-//! its children) implements [`Tree`] instead. `src/engine/README.md`
-//! explains both. Call [`check`] from your tests on a small
+//! its children) implements [`Tree`] instead ([`ScratchTree`] where its
+//! workers need scratch space). `src/engine/README.md` explains them. Call [`check`] from your tests on a small
 //! instance: it says which promise of the trait your code breaks, and at
 //! which node.
 //!
@@ -88,7 +88,7 @@ pub use cluster::{
     Callback, ConfigError, Observer, Outcome, Progress, RunConfig, RunError, SolutionSink,
     Solutions, run,
 };
-pub use engine::{Checked, Mode, Problem, Property, Tree, Violation, check};
+pub use engine::{Checked, Mode, Problem, Property, ScratchTree, Tree, Violation, check};
 
 /// What the command line, the puzzles and the tools use beyond the names
 /// at the crate's root: the sequential search, the parts of a problem's

@@ -57,7 +57,9 @@ pub(crate) use pool::{Poller, PoolEvent, RankPool, Threads, UnitReport};
 #[cfg(feature = "sim")]
 pub(crate) use pool::{SOLUTION_BATCH, policy};
 pub use prefix::{Prefix, replay};
-pub use problem::{Path, PathCursor, PathMove, Problem, SubtreeCount, Tree, count_by_moves};
+pub use problem::{
+    Path, PathCursor, PathMove, Problem, ScratchTree, SubtreeCount, Tree, count_by_moves,
+};
 pub(crate) use race::race;
 pub use ramp::ramp_up;
 pub use sequential::{optimum, optimum_from, sequential};

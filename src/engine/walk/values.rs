@@ -1,6 +1,6 @@
-//! A [`Tree`]'s count below the walk's stack: frames over its children as
-//! values ([`Problem::dive`]). The generic frames (`dive.rs`) reach a
-//! `Tree`'s node through its [`Path`] at every step (the depth and the
+//! A [`ScratchTree`]'s (a [`Tree`]'s) count below the walk's stack:
+//! frames over its children as values ([`Problem::dive`]). The generic
+//! frames (`dive.rs`) reach a tree's node through its [`Path`] at every step (the depth and the
 //! place kept in memory, two lists deep, bounds checked twice a node);
 //! these hold each depth's list of children as a slice of their own and
 //! walk it in order, as a plain recursion over the same lists would. They
@@ -9,17 +9,20 @@
 //! have pushed (`engine/README.md`, "The count's dive").
 //!
 //! [`Problem::dive`]: crate::engine::Problem::dive
+//! [`Tree`]: crate::engine::Tree
 
 use super::dive::{Frames, HANDED_OFF};
-use crate::engine::problem::{Path, PathCursor, PathMove, Tree};
+use crate::engine::problem::{Path, PathCursor, PathMove, ScratchTree};
 
-/// What a dive's frames share: the tree, the dive, the depth of the
-/// first frame's node and its room, and where the deepest frame stood
-/// when it handed off (its node's depth and place), and the solutions
-/// its frames have visited (given to the dive's at its end).
-struct Values<'a, T: Tree, F> {
+/// What a dive's frames share: the tree, the dive, the worker's scratch,
+/// the depth of the first frame's node and its room, and where the
+/// deepest frame stood when it handed off (its node's depth and place),
+/// and the solutions its frames have visited (given to the dive's at its
+/// end).
+struct Values<'a, T: ScratchTree, F> {
     tree: &'a T,
     frames: &'a mut F,
+    scratch: &'a mut T::Scratch,
     depth: u32,
     room: usize,
     stand: (u32, u32),
@@ -30,10 +33,10 @@ struct Values<'a, T: Tree, F> {
 /// first move of its listing `moves`, with `room` frames and `left` nodes
 /// before a look (as [`Frames::frame`]).
 #[inline(always)]
-pub(crate) fn dive<T: Tree, F: Frames<T>>(
+pub(crate) fn dive<T: ScratchTree, F: Frames<T>>(
     tree: &T,
     frames: &mut F,
-    path: &mut Path<T::Node>,
+    path: &mut Path<T::Node, T::Scratch>,
     moves: PathCursor,
     m: PathMove,
     room: usize,
@@ -52,6 +55,7 @@ pub(crate) fn dive<T: Tree, F: Frames<T>>(
     let mut values = Values {
         tree,
         frames,
+        scratch: &mut path.scratch,
         depth,
         room,
         stand: (depth, moves.parent),
@@ -66,7 +70,7 @@ pub(crate) fn dive<T: Tree, F: Frames<T>>(
     left
 }
 
-impl<T: Tree, F: Frames<T>> Values<'_, T, F> {
+impl<T: ScratchTree, F: Frames<T>> Values<'_, T, F> {
     /// Walks the children of a node and their subtrees: `lists[0]` holds
     /// the children (the node lies at `parent` in its own depth's list),
     /// `lists[1..]` are the lists of the depths below, one for each frame
@@ -92,12 +96,12 @@ impl<T: Tree, F: Frames<T>> Values<'_, T, F> {
         let mut rest = children.iter();
         while let Some(node) = rest.next() {
             left -= 1;
-            self.solutions += self.tree.solution_weight(node);
+            self.solutions += self.tree.solution_weight(node, self.scratch);
             // The child's own children, listed where a frame for it would
             // find them; a leaf makes no frame.
             let below = &mut lists[0];
             below.clear();
-            self.tree.children(node, below);
+            self.tree.children(node, below, self.scratch);
             if !below.is_empty() {
                 let child = end - 1 - rest.len() as u32;
                 let l = self.frame(lists, child, left);
