@@ -11,6 +11,7 @@
 //! [`Problem::dive`]: crate::engine::Problem::dive
 //! [`Tree`]: crate::engine::Tree
 
+use super::cpu::fast_copy;
 use super::dive::{Frames, HANDED_OFF};
 use crate::engine::problem::{Path, PathCursor, PathMove, ScratchTree};
 
@@ -27,6 +28,8 @@ struct Values<'a, T: ScratchTree, F> {
     room: usize,
     stand: (u32, u32),
     solutions: u64,
+    /// As the dive's ([`Frames::fast`]).
+    fast: bool,
 }
 
 /// The dive below the node `path` stands on, `m` (its first child) the
@@ -52,9 +55,11 @@ pub(crate) fn dive<T: ScratchTree, F: Frames<T>>(
     if path.lists.len() < lists {
         path.deeper(lists);
     }
+    let fast = frames.fast();
     let mut values = Values {
         tree,
         frames,
+        fast,
         scratch: &mut path.scratch,
         depth,
         room,
@@ -62,7 +67,7 @@ pub(crate) fn dive<T: ScratchTree, F: Frames<T>>(
         solutions: 0,
     };
     let below = &mut path.lists[depth as usize + 1..lists];
-    let left = values.frame(below, moves.parent, left);
+    let left = values.call(below, moves.parent, left);
     values.frames.solved(values.solutions);
     if left == HANDED_OFF {
         (path.depth, path.here) = values.stand;
@@ -79,7 +84,8 @@ impl<T: ScratchTree, F: Frames<T>> Values<'_, T, F> {
     /// when it hands off, [`Values::stand`] is where the state must
     /// stand. (The room and the node's depth follow from the lists: five
     /// arguments, and fewer values kept across the call for a child.)
-    fn frame(&mut self, lists: &mut [Vec<T::Node>], parent: u32, mut left: i64) -> i64 {
+    #[inline(always)]
+    fn body(&mut self, lists: &mut [Vec<T::Node>], parent: u32, mut left: i64) -> i64 {
         let room = lists.len() - 1;
         let (children, lists) = lists.split_first_mut().expect("a list per frame");
         let children: &[T::Node] = children;
@@ -104,7 +110,7 @@ impl<T: ScratchTree, F: Frames<T>> Values<'_, T, F> {
             self.tree.children(node, below, self.scratch);
             if !below.is_empty() {
                 let child = end - 1 - rest.len() as u32;
-                let l = self.frame(lists, child, left);
+                let l = self.call(lists, child, left);
                 if l == HANDED_OFF {
                     // This frame's level: its listing has given `child`,
                     // the move taken (its place found again, not kept
@@ -123,6 +129,29 @@ impl<T: ScratchTree, F: Frames<T>> Values<'_, T, F> {
             }
         }
         left
+    }
+
+    /// A frame (its [`Values::body`] in a call of its own).
+    fn frame(&mut self, lists: &mut [Vec<T::Node>], parent: u32, left: i64) -> i64 {
+        self.body(lists, parent, left)
+    }
+
+    fast_copy! {
+        /// [`Values::frame`], compiled for the fast copy's features.
+        fn frame_fast => body(lists: &mut [Vec<T::Node>], parent: u32, left: i64) -> i64
+    }
+
+    /// A call of a frame: [`Values::frame`], or its fast copy where the
+    /// CPU has the features.
+    #[inline(always)]
+    fn call(&mut self, lists: &mut [Vec<T::Node>], parent: u32, left: i64) -> i64 {
+        #[cfg(target_arch = "x86_64")]
+        if self.fast {
+            // SAFETY: `fast` is the dive's, `cpu::fast()`: true only where
+            // the CPU has every feature the fast copy is compiled with.
+            return unsafe { self.frame_fast(lists, parent, left) };
+        }
+        self.frame(lists, parent, left)
     }
 
     /// The handoff of a frame whose node lies at `parent` and has `end`
