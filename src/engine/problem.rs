@@ -181,7 +181,7 @@ pub trait Problem: Send + Sync + 'static {
     /// The engine's hook for a count's walk below its stack of levels
     /// (`walk/dive.rs`): walks the subtree below the node `state` stands
     /// on, `m` the first move of its listing `moves`, by the frames of
-    /// `frames`. [`Tree`] overrides it to walk its children as values
+    /// `frames`. A [`ScratchTree`] (every [`Tree`]) overrides it to walk its children as values
     /// (`walk/values.rs`); a problem has no reason to, and cannot name
     /// [`Frames`]' implementations.
     #[doc(hidden)]

@@ -255,8 +255,8 @@ impl<P: Problem, C: Context<P::Node>> Dive<'_, P, C> {
         room: usize,
         left: i64,
     ) -> i64 {
-        #[cfg(target_arch = "x86_64")]
         if self.fast {
+            #[cfg(target_arch = "x86_64")]
             // SAFETY: `fast` is `cpu::fast()`, true only where the CPU has
             // every feature the fast copy is compiled with.
             return unsafe { self.frame_fast(state, moves, m, room, left) };
@@ -357,8 +357,8 @@ impl<P: Problem, C: Context<P::Node>> ByValue<'_, '_, P, C> {
         room: usize,
         left: i64,
     ) -> i64 {
-        #[cfg(target_arch = "x86_64")]
         if self.dive.fast {
+            #[cfg(target_arch = "x86_64")]
             // SAFETY: as in `Dive::call`.
             return unsafe { self.frame_fast(node, moves, m, room, left) };
         }
