@@ -16,7 +16,7 @@ MPIRUN := mpirun --oversubscribe --bind-to none
 TEST_PROFILE := testing
 TESTING := --profile $(TEST_PROFILE)
 
-.PHONY: cli-reference all deps deps-build build run test check test-scheduler lint lint-clippy no-mpi aarch64 bench bench-deps bench-clique bench-clisat bench-ranks sweep sim-validate sim-sweep pingpong latency verify clean
+.PHONY: cli-reference all deps deps-build build run test check test-scheduler lint lint-clippy no-mpi aarch64 bench bench-deps bench-clique bench-clisat bench-ranks bench-user-build sweep sim-validate sim-sweep pingpong latency verify clean
 
 all: build
 
@@ -216,6 +216,18 @@ SOLID := tests/data/packing/solid-pentominoes.pieces
 # few bit operations) on Problem (children by value, and moves applied), on
 # Problem with count_cutoff, on Tree, beside its plain Rust recursion, one
 # thread (issue 48).
+# The same cheap-node search as a user's crate builds it: RUSTFLAGS set
+# without target-cpu (it replaces .cargo/config.toml's rustflags, so
+# neither x86-64-v2 nor the function alignment applies; `cargo build -v`
+# shows the flags), into a target folder of its own; plain, problem, apply
+# and tree, one thread, medians of 5, interleaved, into
+# bench-results/cheap-nodes-user.csv (src/engine/README.md, "A user's
+# build"). About a minute on 2 cores after the build.
+USER_TARGET := target/user-build
+bench-user-build:
+	RUSTFLAGS="-C opt-level=3" CARGO_TARGET_DIR=$(USER_TARGET) $(CARGO) build --release -p hysolve --example cheap_nodes
+	$(BENCH) --reps 5 --configs 1x1 --out bench-results/cheap-nodes-user.csv \
+	  --bin $(USER_TARGET)/release/examples/cheap_nodes --problem "{} 38" --values plain,problem,apply,tree
 # The plain C peers of our counters (tools/c), built as the benchmark's
 # command-line twins of hysolve (same arguments, same JSON summary).
 PEER_CFLAGS := -O3 -march=native

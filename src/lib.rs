@@ -7,11 +7,12 @@
 //! ranks when started by `mpirun` (the `mpi` feature: off by default, the
 //! command line turns it on), checkpoints, and the modes count, all,
 //! first, unique and optimise. A search that prefers values (a node and
-//! its children) implements [`Tree`] instead. A search with an objective
-//! implements [`Optimise`] (or [`OptimiseTree`]) too, and [`optimise`]
-//! runs its branch and bound. `src/engine/README.md` explains them. Call
-//! [`check`] from your tests on a small instance: it says which promise of
-//! the trait your code breaks, and at which node.
+//! its children) implements [`Tree`] instead ([`ScratchTree`] where its
+//! workers need scratch space). A search with an objective implements
+//! [`Optimise`] (or [`OptimiseTree`]) too, and [`optimise`] runs its
+//! branch and bound. `src/engine/README.md` explains them. Call [`check`]
+//! from your tests on a small instance: it says which promise of the
+//! trait your code breaks, and at which node.
 //!
 //! ```
 //! use hysolve::{Mode, Problem, RunConfig, Solutions, run, state_is_node};
@@ -90,7 +91,7 @@ pub use cluster::{
     Solutions, optimise, run,
 };
 pub use engine::{
-    Checked, Mode, Optimise, OptimiseTree, Problem, Property, Tree, Violation, check,
+    Checked, Mode, Optimise, OptimiseTree, Problem, Property, ScratchTree, Tree, Violation, check,
 };
 
 /// What the command line, the puzzles and the tools use beyond the names

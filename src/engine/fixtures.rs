@@ -114,7 +114,7 @@ impl Problem for InPlaceSpine {
         *state.top()
     }
     fn moves(&self, state: &mut Self::State) -> PathCursor {
-        state.moves(|node, out| Tree::children(&self.0, node, out))
+        state.moves(|node, out, _| Tree::children(&self.0, node, out))
     }
     fn solution_weight(&self, state: &Self::State) -> u64 {
         Tree::solution_weight(&self.0, state.top())

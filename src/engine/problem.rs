@@ -182,7 +182,7 @@ pub trait Problem: Send + Sync + 'static {
     /// The engine's hook for a count's walk below its stack of levels
     /// (`walk/dive.rs`): walks the subtree below the node `state` stands
     /// on, `m` the first move of its listing `moves`, by the frames of
-    /// `frames`. [`Tree`] overrides it to walk its children as values
+    /// `frames`. A [`ScratchTree`] (every [`Tree`]) overrides it to walk its children as values
     /// (`walk/values.rs`); a problem has no reason to, and cannot name
     /// [`Frames`]' implementations.
     #[doc(hidden)]
@@ -307,32 +307,6 @@ macro_rules! state_is_node {
     };
 }
 
-/// Writes [`Problem::next_move`], [`Problem::apply`] and [`Problem::undo`]
-/// for a problem whose state holds a [`Path`] in the field named (the
-/// moves are the path's: `type Move = PathMove; type Cursor = PathCursor;`).
-/// Put it inside the `impl Problem` block: `path_moves!(path);`.
-#[macro_export]
-macro_rules! path_moves {
-    ($field:ident) => {
-        #[inline]
-        fn next_move(
-            &self,
-            state: &Self::State,
-            moves: &mut $crate::advanced::PathCursor,
-        ) -> Option<$crate::advanced::PathMove> {
-            state.$field.next_move(moves)
-        }
-        #[inline]
-        fn apply(&self, state: &mut Self::State, m: &$crate::advanced::PathMove) {
-            state.$field.apply(m)
-        }
-        #[inline]
-        fn undo(&self, state: &mut Self::State, m: &$crate::advanced::PathMove) {
-            state.$field.undo(m)
-        }
-    };
-}
-
 /// Counts the subtree under the node `state` stands on (the node
 /// included, `state` left there) by the moves alone, recursively: what
 /// [`Problem::count_subtree`] does by default, and what a kernel's tests
@@ -391,8 +365,10 @@ pub fn count_by_moves<P: Problem + ?Sized>(p: &P, state: &mut P::State) -> Subtr
 /// construction for every child: a count of nodes of a few bit
 /// operations runs about 1.6 times a plain recursion of its own, where
 /// the same search on `Problem` runs about 1.2 times it
-/// (`engine/README.md`, "A `Tree`'s frames"). A tree with an objective
-/// implements [`OptimiseTree`](crate::OptimiseTree) beside it.
+/// (`engine/README.md`, "A `Tree`'s frames"). A tree whose workers need
+/// scratch space of their own implements [`ScratchTree`] instead; a tree
+/// with an objective implements [`OptimiseTree`](crate::OptimiseTree)
+/// beside it.
 ///
 /// ```
 /// use hysolve::{Mode, RunConfig, Solutions, Tree, run};
@@ -485,17 +461,172 @@ pub trait Tree: Send + Sync + 'static {
     }
 }
 
-/// A [`Tree`]'s state: the task's node, the children of each node on the
-/// path down from it (one list per depth), and where the node it stands
-/// on lies in its depth's list. Nothing is cloned on the way down: the
-/// node the state stands on is a child in its parent's list, and a move
-/// (a [`PathMove`]) says where that child lies and where its parent does,
-/// so that going down and back up changes two numbers.
+/// A [`Tree`] whose workers each keep scratch space of their own: the
+/// buffers a node's children are worked out in, a table a subtree is
+/// counted in, or what the run's mode makes of the tree. Every `Tree` is
+/// one, with no scratch (`()`), so a problem implements `Tree`, or this
+/// where it needs scratch (hitori's propagation buffers, magic's tables
+/// by lines), never both. The engine walks a `ScratchTree` as it walks a
+/// `Tree`, and gives each worker one [`ScratchTree::Scratch`], made once
+/// by [`ScratchTree::scratch`] and lent to each call that may use it.
 ///
-/// Public so that a problem whose nodes are values but whose workers need
-/// scratch space of their own can implement [`Problem`] with a state of a
-/// `Path` and its scratch, delegating the moves to the `Path`.
-pub struct Path<N> {
+/// ```
+/// use hysolve::{Mode, ScratchTree, check};
+///
+/// /// The ways to climb `n` stairs by steps of 1 or 2, each step's
+/// /// candidates gathered in the worker's buffer.
+/// struct Stairs(u32);
+///
+/// impl ScratchTree for Stairs {
+///     type Node = u32;
+///     type Scratch = Vec<u32>;
+///     fn root(&self) -> u32 { 0 }
+///     fn scratch(&self, _: Mode) -> Vec<u32> { Vec::with_capacity(2) }
+///     fn children(&self, &at: &u32, out: &mut Vec<u32>, steps: &mut Vec<u32>) {
+///         steps.clear();
+///         steps.extend([at + 1, at + 2]);
+///         out.extend(steps.iter().filter(|&&c| c <= self.0));
+///     }
+///     fn solution_weight(&self, &at: &u32, _: &Vec<u32>) -> u64 { u64::from(at == self.0) }
+///     fn render(&self, at: &u32, out: &mut String) { out.push_str(&at.to_string()) }
+/// }
+///
+/// assert_eq!(check(&Stairs(20)).unwrap().solutions, 10_946); // Fibonacci
+/// ```
+pub trait ScratchTree: Send + Sync + 'static {
+    /// As [`Tree::Node`].
+    type Node: Clone + Send + 'static;
+
+    /// A worker's scratch space: whatever its calls to
+    /// [`ScratchTree::children`], [`ScratchTree::solution_weight`] and
+    /// [`ScratchTree::count_subtree`] share. What they leave in it must
+    /// not change what they give later: a node's children and weight are
+    /// the same on every worker.
+    type Scratch: Send + 'static;
+
+    /// As [`Problem::ENCODES`].
+    const ENCODES: bool = false;
+
+    /// As [`Problem::encode`].
+    fn encode(&self, node: &Self::Node, out: &mut Vec<u8>) {
+        let _ = (node, out);
+        unreachable!("encode called on a problem that does not encode its nodes")
+    }
+
+    /// As [`Problem::decode`].
+    fn decode(&self, bytes: &[u8]) -> Option<Self::Node> {
+        let _ = bytes;
+        None
+    }
+
+    /// As [`Problem::name`] (the default: the type's name).
+    fn name(&self) -> &'static str {
+        short_type_name::<Self>()
+    }
+
+    /// As [`Problem::instance`] (the default: none).
+    fn instance(&self) -> String {
+        String::new()
+    }
+
+    /// The empty partial solution.
+    fn root(&self) -> Self::Node;
+
+    /// A new worker's scratch, for a search in `mode` (the same on every
+    /// worker of a run, as [`Problem::state`]).
+    fn scratch(&self, mode: Mode) -> Self::Scratch;
+
+    /// As [`Tree::children`], with the worker's scratch.
+    fn children(&self, node: &Self::Node, out: &mut Vec<Self::Node>, scratch: &mut Self::Scratch);
+
+    /// As [`Tree::solution_weight`], with the worker's scratch.
+    fn solution_weight(&self, node: &Self::Node, scratch: &Self::Scratch) -> u64;
+
+    /// As [`Tree::render`].
+    fn render(&self, node: &Self::Node, out: &mut String);
+
+    /// As [`Problem::count_cutoff`].
+    fn count_cutoff(&self) -> Option<usize> {
+        None
+    }
+
+    /// As [`Problem::count_cutoff_for`].
+    fn count_cutoff_for(&self, workers: usize) -> Option<usize> {
+        let _ = workers;
+        self.count_cutoff()
+    }
+
+    /// As [`Tree::count_subtree`], with the worker's scratch. The default
+    /// walks the subtree.
+    fn count_subtree(&self, node: &Self::Node, scratch: &mut Self::Scratch) -> SubtreeCount {
+        let mut total = SubtreeCount {
+            depth: Some(0),
+            ..SubtreeCount::default()
+        };
+        let mut stack = vec![(node.clone(), 0)];
+        let mut buf = Vec::new();
+        while let Some((n, d)) = stack.pop() {
+            total.nodes += 1;
+            total.solutions += self.solution_weight(&n, scratch);
+            total.depth = total.depth.max(Some(d));
+            buf.clear();
+            self.children(&n, &mut buf, scratch);
+            stack.extend(buf.drain(..).map(|c| (c, d + 1)));
+        }
+        total
+    }
+}
+
+/// A [`Tree`] is a [`ScratchTree`] with no scratch.
+impl<T: Tree> ScratchTree for T {
+    type Node = T::Node;
+    type Scratch = ();
+
+    const ENCODES: bool = T::ENCODES;
+
+    fn encode(&self, node: &T::Node, out: &mut Vec<u8>) {
+        Tree::encode(self, node, out)
+    }
+    fn decode(&self, bytes: &[u8]) -> Option<T::Node> {
+        Tree::decode(self, bytes)
+    }
+    fn name(&self) -> &'static str {
+        Tree::name(self)
+    }
+    fn instance(&self) -> String {
+        Tree::instance(self)
+    }
+    fn root(&self) -> T::Node {
+        Tree::root(self)
+    }
+    fn scratch(&self, _: Mode) {}
+    #[inline(always)]
+    fn children(&self, node: &T::Node, out: &mut Vec<T::Node>, _: &mut ()) {
+        Tree::children(self, node, out)
+    }
+    #[inline(always)]
+    fn solution_weight(&self, node: &T::Node, _: &()) -> u64 {
+        Tree::solution_weight(self, node)
+    }
+    fn render(&self, node: &T::Node, out: &mut String) {
+        Tree::render(self, node, out)
+    }
+    fn count_cutoff(&self) -> Option<usize> {
+        Tree::count_cutoff(self)
+    }
+    fn count_subtree(&self, node: &T::Node, _: &mut ()) -> SubtreeCount {
+        Tree::count_subtree(self, node)
+    }
+}
+
+/// A [`ScratchTree`]'s state: the task's node, the children of each node
+/// on the path down from it (one list per depth), where the node it
+/// stands on lies in its depth's list, and the worker's scratch. Nothing
+/// is cloned on the way down: the node the state stands on is a child in
+/// its parent's list, and a move (a [`PathMove`]) says where that child
+/// lies and where its parent does, so that going down and back up changes
+/// two numbers.
+pub struct Path<N, S = ()> {
     /// The task's node (alone in `lists[0]`), then the children of the
     /// node at each depth of the path.
     pub(super) lists: Vec<Vec<N>>,
@@ -503,6 +634,8 @@ pub struct Path<N> {
     pub(super) depth: u32,
     /// Where it lies in its depth's list.
     pub(super) here: u32,
+    /// The worker's scratch ([`ScratchTree::Scratch`]).
+    pub(super) scratch: S,
 }
 
 /// Where a [`Path`]'s listing of a node's children stands: the next
@@ -523,25 +656,33 @@ pub struct PathMove {
     pub(super) parent: u32,
 }
 
-impl<N> Default for Path<N> {
+impl<N, S: Default> Default for Path<N, S> {
     fn default() -> Self {
+        Path::new(S::default())
+    }
+}
+
+impl<N, S> Path<N, S> {
+    /// A path standing nowhere, with `scratch`.
+    pub(super) fn new(scratch: S) -> Self {
         Path {
             lists: Vec::new(),
             depth: 0,
             here: 0,
+            scratch,
         }
     }
 }
 
-impl<N: Clone> Path<N> {
+impl<N: Clone, S> Path<N, S> {
     /// The node the state stands on.
     #[inline]
-    pub fn top(&self) -> &N {
+    pub(super) fn top(&self) -> &N {
         &self.lists[self.depth as usize][self.here as usize]
     }
 
     /// Stands on `node` ([`Problem::load`]).
-    pub fn load(&mut self, node: &N) {
+    pub(super) fn load(&mut self, node: &N) {
         if self.lists.is_empty() {
             self.lists.push(Vec::new());
         }
@@ -552,10 +693,10 @@ impl<N: Clone> Path<N> {
     }
 
     /// Lists the children of the node it stands on, by `children` (called
-    /// with the node and an empty list to fill), and starts the listing
-    /// ([`Problem::moves`]).
+    /// with the node, an empty list to fill and the scratch), and starts
+    /// the listing ([`Problem::moves`]).
     #[inline(always)]
-    pub fn moves(&mut self, children: impl FnOnce(&N, &mut Vec<N>)) -> PathCursor {
+    pub(super) fn moves(&mut self, children: impl FnOnce(&N, &mut Vec<N>, &mut S)) -> PathCursor {
         let d = self.depth as usize;
         if self.lists.len() <= d + 1 {
             self.deeper(d + 2);
@@ -563,7 +704,7 @@ impl<N: Clone> Path<N> {
         let (above, below) = self.lists.split_at_mut(d + 1);
         let out = &mut below[0];
         out.clear();
-        children(&above[d][self.here as usize], out);
+        children(&above[d][self.here as usize], out, &mut self.scratch);
         PathCursor {
             next: 0,
             end: out.len() as u32,
@@ -583,7 +724,7 @@ impl<N: Clone> Path<N> {
 
     /// The next child ([`Problem::next_move`]).
     #[inline]
-    pub fn next_move(&self, moves: &mut PathCursor) -> Option<PathMove> {
+    pub(super) fn next_move(&self, moves: &mut PathCursor) -> Option<PathMove> {
         let child = moves.next;
         (child < moves.end).then(|| {
             moves.next = child + 1;
@@ -603,87 +744,92 @@ impl<N: Clone> Path<N> {
 
     /// Goes down to the child `m` ([`Problem::apply`]).
     #[inline]
-    pub fn apply(&mut self, m: &PathMove) {
+    pub(super) fn apply(&mut self, m: &PathMove) {
         self.depth += 1;
         self.here = m.child;
     }
 
     /// Comes back up from the child `m` ([`Problem::undo`]).
     #[inline]
-    pub fn undo(&mut self, m: &PathMove) {
+    pub(super) fn undo(&mut self, m: &PathMove) {
         self.depth -= 1;
         self.here = m.parent;
     }
 }
 
-/// A [`Tree`] walked in place: the state is the path of nodes, a move the
-/// place of a child among the children of the node it leaves.
-impl<T: Tree> Problem for T {
+/// A [`ScratchTree`] (every [`Tree`]) walked in place: the state is the
+/// path of nodes with the worker's scratch, a move the place of a child
+/// among the children of the node it leaves.
+impl<T: ScratchTree> Problem for T {
     type Node = T::Node;
-    type State = Path<T::Node>;
+    type State = Path<T::Node, T::Scratch>;
     type Move = PathMove;
     type Cursor = PathCursor;
 
     const ENCODES: bool = T::ENCODES;
 
     fn encode(&self, node: &T::Node, out: &mut Vec<u8>) {
-        Tree::encode(self, node, out)
+        ScratchTree::encode(self, node, out)
     }
     fn decode(&self, bytes: &[u8]) -> Option<T::Node> {
-        Tree::decode(self, bytes)
+        ScratchTree::decode(self, bytes)
     }
     fn name(&self) -> &'static str {
-        Tree::name(self)
+        ScratchTree::name(self)
     }
     fn instance(&self) -> String {
-        Tree::instance(self)
+        ScratchTree::instance(self)
     }
     fn root(&self) -> T::Node {
-        Tree::root(self)
+        ScratchTree::root(self)
     }
-    fn state(&self, _: Mode) -> Path<T::Node> {
-        Path::default()
+    fn state(&self, mode: Mode) -> Self::State {
+        Path::new(self.scratch(mode))
     }
-    fn load(&self, path: &mut Path<T::Node>, node: &T::Node) {
+    fn load(&self, path: &mut Self::State, node: &T::Node) {
         path.load(node)
     }
-    fn save(&self, path: &Path<T::Node>) -> T::Node {
+    fn save(&self, path: &Self::State) -> T::Node {
         path.top().clone()
     }
     #[inline(always)]
-    fn moves(&self, path: &mut Path<T::Node>) -> PathCursor {
-        path.moves(|node, out| self.children(node, out))
+    fn moves(&self, path: &mut Self::State) -> PathCursor {
+        path.moves(|node, out, scratch| ScratchTree::children(self, node, out, scratch))
     }
     #[inline]
-    fn next_move(&self, path: &Path<T::Node>, moves: &mut PathCursor) -> Option<PathMove> {
+    fn next_move(&self, path: &Self::State, moves: &mut PathCursor) -> Option<PathMove> {
         path.next_move(moves)
     }
     #[inline]
-    fn apply(&self, path: &mut Path<T::Node>, m: &PathMove) {
+    fn apply(&self, path: &mut Self::State, m: &PathMove) {
         path.apply(m)
     }
     #[inline]
-    fn undo(&self, path: &mut Path<T::Node>, m: &PathMove) {
+    fn undo(&self, path: &mut Self::State, m: &PathMove) {
         path.undo(m)
     }
     #[inline]
-    fn solution_weight(&self, path: &Path<T::Node>) -> u64 {
-        Tree::solution_weight(self, path.top())
+    fn solution_weight(&self, path: &Self::State) -> u64 {
+        ScratchTree::solution_weight(self, path.top(), &path.scratch)
     }
-    fn render(&self, path: &Path<T::Node>, out: &mut String) {
-        Tree::render(self, path.top(), out)
+    fn render(&self, path: &Self::State, out: &mut String) {
+        ScratchTree::render(self, path.top(), out)
     }
     fn count_cutoff(&self) -> Option<usize> {
-        Tree::count_cutoff(self)
+        ScratchTree::count_cutoff(self)
     }
-    fn count_subtree(&self, path: &mut Path<T::Node>) -> SubtreeCount {
-        Tree::count_subtree(self, path.top())
+    fn count_cutoff_for(&self, workers: usize) -> Option<usize> {
+        ScratchTree::count_cutoff_for(self, workers)
+    }
+    fn count_subtree(&self, path: &mut Self::State) -> SubtreeCount {
+        let node = &path.lists[path.depth as usize][path.here as usize];
+        ScratchTree::count_subtree(self, node, &mut path.scratch)
     }
     #[inline(always)]
     fn dive<F: Frames<Self>>(
         &self,
         frames: &mut F,
-        path: &mut Path<T::Node>,
+        path: &mut Self::State,
         moves: PathCursor,
         m: PathMove,
         room: usize,

@@ -28,8 +28,7 @@ pub mod verify;
 
 use grid::Grid;
 use hysolve::advanced::input::{InputError, MAX_INPUT_BYTES, read_text};
-use hysolve::advanced::{self as engine, PathCursor, PathMove};
-use hysolve::{Mode, Problem};
+use hysolve::{Mode, ScratchTree};
 use solver::{BLACK, Layout, Scratch, Shading, UNKNOWN, WHITE};
 use std::path::Path;
 
@@ -99,11 +98,31 @@ fn render_cells(cells: &[u8], cols: usize, out: &mut String) {
     }
 }
 
-impl Hitori {
+impl ScratchTree for Hitori {
+    type Node = Option<Shading>;
+    /// The buffers of the propagation.
+    type Scratch = Scratch;
+
+    fn name(&self) -> &'static str {
+        "hitori"
+    }
+
+    fn instance(&self) -> String {
+        format!("{} ({}x{})", self.name, self.grid.rows, self.grid.cols)
+    }
+
+    fn root(&self) -> Self::Node {
+        self.root.clone()
+    }
+
+    fn scratch(&self, _: Mode) -> Scratch {
+        Scratch::default()
+    }
+
     /// The shadings that decide the first undecided cell `s` branches on,
     /// black first, each propagated (in the buffers `sc`); none where
     /// propagation fails.
-    fn children(&self, node: &Option<Shading>, out: &mut Vec<Option<Shading>>, sc: &mut Scratch) {
+    fn children(&self, node: &Self::Node, out: &mut Vec<Self::Node>, sc: &mut Scratch) {
         let Some(s) = node else { return };
         let Some(cell) = self.layout.branch_cell(s) else {
             return;
@@ -119,62 +138,13 @@ impl Hitori {
             }
         }
     }
-}
 
-/// A worker's state: the path of shadings it stands on, and its buffers
-/// for the propagation.
-pub struct Walker {
-    path: engine::Path<Option<Shading>>,
-    scratch: Scratch,
-}
-
-impl Problem for Hitori {
-    type Node = Option<Shading>;
-    type State = Walker;
-    /// A child's index: 0 for the first colour that propagates.
-    type Move = PathMove;
-    type Cursor = PathCursor;
-
-    fn name(&self) -> &'static str {
-        "hitori"
+    fn solution_weight(&self, node: &Self::Node, _: &Scratch) -> u64 {
+        node.as_ref().is_some_and(|s| s.unknown == 0) as u64
     }
 
-    fn instance(&self) -> String {
-        format!("{} ({}x{})", self.name, self.grid.rows, self.grid.cols)
-    }
-
-    fn root(&self) -> Self::Node {
-        self.root.clone()
-    }
-
-    fn state(&self, _: Mode) -> Walker {
-        Walker {
-            path: engine::Path::default(),
-            scratch: Scratch::default(),
-        }
-    }
-
-    fn load(&self, w: &mut Walker, node: &Self::Node) {
-        w.path.load(node)
-    }
-
-    fn save(&self, w: &Walker) -> Self::Node {
-        w.path.top().clone()
-    }
-
-    fn moves(&self, w: &mut Walker) -> PathCursor {
-        let Walker { path, scratch } = w;
-        path.moves(|node, out| self.children(node, out, scratch))
-    }
-
-    hysolve::path_moves!(path);
-
-    fn solution_weight(&self, w: &Walker) -> u64 {
-        w.path.top().as_ref().is_some_and(|s| s.unknown == 0) as u64
-    }
-
-    fn render(&self, w: &Walker, out: &mut String) {
-        if let Some(s) = w.path.top() {
+    fn render(&self, node: &Self::Node, out: &mut String) {
+        if let Some(s) = node {
             render_cells(&s.cells, self.grid.cols, out);
         }
     }

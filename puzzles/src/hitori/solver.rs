@@ -69,7 +69,7 @@ pub struct Shading {
 /// between calls so that the search allocates nothing but the children it
 /// returns.
 #[derive(Default)]
-pub(crate) struct Scratch {
+pub struct Scratch {
     queue: Vec<u32>,
     disc: Vec<u32>,
     low: Vec<u32>,

@@ -8,6 +8,7 @@
 //! the explicit stack as the levels the walk would have pushed, and the
 //! walk goes on there (`engine/README.md`, "The count's dive").
 
+use super::cpu::fast_copy;
 use super::{Cursor, Level, POLL_EVERY};
 use crate::engine::context::Context;
 use crate::engine::problem::Problem;
@@ -48,6 +49,11 @@ pub(super) struct Dive<'s, P: Problem, C> {
     /// The solutions the frames have visited (a sum in memory: returned
     /// beside `left`, it was one more value kept across every call).
     pub(super) solutions: u64,
+    /// Whether the CPU has the fast copy's features ([`cpu::fast`]): then
+    /// each frame calls the fast copy of the next.
+    ///
+    /// [`cpu::fast`]: super::cpu::fast
+    pub(super) fast: bool,
 }
 
 /// A dive whose frames hold their nodes' states by value
@@ -82,6 +88,9 @@ pub trait Frames<P: Problem> {
 
     /// Adds `weight` solutions to the dive's ([`Dive::solutions`]).
     fn solved(&mut self, weight: u64);
+
+    /// Whether the CPU has the fast copy's features ([`Dive::fast`]).
+    fn fast(&self) -> bool;
 
     /// A frame's beginning, with `room` frames below it and `left` nodes
     /// to visit before it looks: whether it may go on (no look was due,
@@ -121,7 +130,7 @@ impl<P: Problem, C: Context<P::Node>> Frames<P> for Dive<'_, P, C> {
                 placed: None,
                 solutions: 0,
             };
-            let left = frames.frame(state, moves, m, room, left);
+            let left = frames.call(state, moves, m, room, left);
             frames.dive.solutions += frames.solutions;
             // The walk goes on where the deepest frame stood.
             if let Some(deepest) = frames.placed {
@@ -129,13 +138,18 @@ impl<P: Problem, C: Context<P::Node>> Frames<P> for Dive<'_, P, C> {
             }
             left
         } else {
-            Dive::frame(self, state, moves, m, room, left)
+            self.call(state, moves, m, room, left)
         }
     }
 
     #[inline(always)]
     fn solved(&mut self, weight: u64) {
         self.solutions += weight;
+    }
+
+    #[inline(always)]
+    fn fast(&self) -> bool {
+        self.fast
     }
 
     #[inline(always)]
@@ -223,6 +237,33 @@ impl<P: Problem, C: Context<P::Node>> Dive<'_, P, C> {
         self.body::<true>(state, moves, m, room, left)
     }
 
+    fast_copy! {
+        /// [`Dive::frame`], compiled for the fast copy's features.
+        fn frame_fast => body::<true>(
+            state: &mut P::State, moves: P::Cursor, m: P::Move, room: usize, left: i64
+        ) -> i64
+    }
+
+    /// A call of a frame: [`Dive::frame`], or its fast copy where the CPU
+    /// has the features.
+    #[inline(always)]
+    fn call(
+        &mut self,
+        state: &mut P::State,
+        moves: P::Cursor,
+        m: P::Move,
+        room: usize,
+        left: i64,
+    ) -> i64 {
+        if self.fast {
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: `fast` is `cpu::fast()`, true only where the CPU has
+            // every feature the fast copy is compiled with.
+            return unsafe { self.frame_fast(state, moves, m, room, left) };
+        }
+        self.frame(state, moves, m, room, left)
+    }
+
     /// The walk of one frame, as [`Dive::frame`]. With `TWICE`, each
     /// child's frame is this code again, inlined (`body::<false>`), and
     /// the frames below that one are calls of [`Dive::frame`].
@@ -255,7 +296,7 @@ impl<P: Problem, C: Context<P::Node>> Dive<'_, P, C> {
                 let l = if TWICE {
                     self.body::<false>(state, below, first, room - 1, left)
                 } else {
-                    Dive::frame(self, state, below, first, room - 1, left)
+                    self.call(state, below, first, room - 1, left)
                 };
                 if l == HANDED_OFF {
                     self.push(&moves, given, &m);
@@ -299,6 +340,31 @@ impl<P: Problem, C: Context<P::Node>> ByValue<'_, '_, P, C> {
         self.body::<true>(node, moves, m, room, left)
     }
 
+    fast_copy! {
+        /// [`ByValue::frame`], compiled for the fast copy's features.
+        fn frame_fast => body::<true>(
+            node: &mut P::State, moves: P::Cursor, m: P::Move, room: usize, left: i64
+        ) -> i64
+    }
+
+    /// A call of a frame, as [`Dive::call`].
+    #[inline(always)]
+    fn call(
+        &mut self,
+        node: &mut P::State,
+        moves: P::Cursor,
+        m: P::Move,
+        room: usize,
+        left: i64,
+    ) -> i64 {
+        if self.dive.fast {
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: as in `Dive::call`.
+            return unsafe { self.frame_fast(node, moves, m, room, left) };
+        }
+        self.frame(node, moves, m, room, left)
+    }
+
     /// The walk of one frame, as [`ByValue::frame`]; `TWICE` as in
     /// [`Dive::body`] (the frames below are calls of [`ByValue::frame`]).
     #[inline(always)]
@@ -327,7 +393,7 @@ impl<P: Problem, C: Context<P::Node>> ByValue<'_, '_, P, C> {
                 let l = if TWICE {
                     self.body::<false>(&mut child, below, first, room - 1, left)
                 } else {
-                    self.frame(&mut child, below, first, room - 1, left)
+                    self.call(&mut child, below, first, room - 1, left)
                 };
                 if l == HANDED_OFF {
                     if self.placed.is_none() {

@@ -14,6 +14,7 @@
 //! needs it. Why each parcel of the loop is as it is, with its cost per
 //! node, is in `engine/README.md`.
 
+mod cpu;
 mod dive;
 mod split;
 pub(super) mod values;
@@ -209,6 +210,32 @@ impl<'p, P: Problem> Searcher<'p, P> {
         ctx: &mut C,
         budget: u64,
     ) -> bool {
+        // The walk compiled for the CPU's features where it has them
+        // (`cpu.rs`): the problem's methods inlined into it are too.
+        #[cfg(target_arch = "x86_64")]
+        if cpu::fast() {
+            // SAFETY: `cpu::fast()` is true only where the CPU has every
+            // feature the fast copy is compiled with.
+            return unsafe { self.resume_fast(task, ctx, budget) };
+        }
+        self.resume_in(task, ctx, budget)
+    }
+
+    cpu::fast_copy! {
+        /// [`Searcher::resume_in`], compiled for the fast copy's features.
+        fn resume_fast<C: Context<P::Node>> => resume_in::<C>(
+            task: &Task<P::Node>, ctx: &mut C, budget: u64
+        ) -> bool
+    }
+
+    /// [`Searcher::resume`], compiled for the features of its caller.
+    #[inline(always)]
+    fn resume_in<C: Context<P::Node>>(
+        &mut self,
+        task: &Task<P::Node>,
+        ctx: &mut C,
+        budget: u64,
+    ) -> bool {
         // One loop per kind of visit, chosen once a call.
         // (Only a count has a cut-off.)
         let cuts = self.visitor.cutoff != usize::MAX;
@@ -386,6 +413,7 @@ impl<'p, P: Problem> Searcher<'p, P> {
                         handoff: None,
                         left: 0,
                         solutions: 0,
+                        fast: cpu::fast(),
                     };
                     let left = (dive.look_at - nodes) as i64;
                     let left = problem.dive(&mut dive, &mut state, moves, first, DIVE_DEPTH, left);

@@ -35,8 +35,8 @@ pub mod half;
 
 use crate::PuzzleError;
 use half::{Half, SIDE, SUM, TOP};
-use hysolve::advanced::{Path, PathCursor, PathMove, SubtreeCount};
-use hysolve::{Mode, Problem};
+use hysolve::advanced::SubtreeCount;
+use hysolve::{Mode, ScratchTree};
 
 use super::square::Given;
 
@@ -401,19 +401,17 @@ impl Join {
     }
 }
 
-/// A worker's state: the path of partial squares it stands on, and its
-/// own join table (used by every subtree it counts).
-pub struct Walker {
-    path: Path<Partial>,
+/// A worker's scratch: its own join table (used by every subtree it
+/// counts), and the walk of the run's mode.
+pub struct Scratch {
     join: Join,
-    /// The walk of the run's mode.
     folding: Folding,
 }
 
 impl Lines {
     /// The children of `s`, in order: lines of numbers, then at the
     /// last level the squares the join finds.
-    fn children(&self, s: &Partial, out: &mut Vec<Partial>, fo: Folding) {
+    fn children_in(&self, s: &Partial, out: &mut Vec<Partial>, fo: Folding) {
         if s.level != AT_ANTI {
             self.each_child(s, fo, |c| out.push(c.clone()));
             return;
@@ -470,12 +468,9 @@ impl Lines {
     }
 }
 
-impl Problem for Lines {
+impl ScratchTree for Lines {
     type Node = Partial;
-    type State = Walker;
-    /// A child's index among its parent's.
-    type Move = PathMove;
-    type Cursor = PathCursor;
+    type Scratch = Scratch;
 
     const ENCODES: bool = true;
 
@@ -510,9 +505,8 @@ impl Problem for Lines {
         }
     }
 
-    fn state(&self, mode: Mode) -> Walker {
-        Walker {
-            path: Path::default(),
+    fn scratch(&self, mode: Mode) -> Scratch {
+        Scratch {
             join: Join::new(),
             folding: if mode == Mode::Count {
                 self.counted
@@ -522,27 +516,16 @@ impl Problem for Lines {
         }
     }
 
-    fn load(&self, w: &mut Walker, node: &Partial) {
-        w.path.load(node)
+    fn children(&self, s: &Partial, out: &mut Vec<Partial>, w: &mut Scratch) {
+        self.children_in(s, out, w.folding)
     }
 
-    fn save(&self, w: &Walker) -> Partial {
-        w.path.top().clone()
+    fn solution_weight(&self, s: &Partial, w: &Scratch) -> u64 {
+        Self::square_weight(s, w.folding)
     }
 
-    fn moves(&self, w: &mut Walker) -> PathCursor {
-        let fo = w.folding;
-        w.path.moves(|s, out| self.children(s, out, fo))
-    }
-
-    hysolve::path_moves!(path);
-
-    fn solution_weight(&self, w: &Walker) -> u64 {
-        Self::square_weight(w.path.top(), w.folding)
-    }
-
-    fn render(&self, w: &Walker, out: &mut String) {
-        self.render_square(w.path.top(), out)
+    fn render(&self, s: &Partial, out: &mut String) {
+        self.render_square(s, out)
     }
 
     /// Each ordered main diagonal is a task (a few thousand per centre,
@@ -566,13 +549,8 @@ impl Problem for Lines {
         Some(if fine { AT_ANTI } else { self.cutoff } as usize)
     }
 
-    fn count_subtree(&self, w: &mut Walker) -> SubtreeCount {
-        let Walker {
-            path,
-            join,
-            folding,
-        } = w;
-        let s = path.top();
+    fn count_subtree(&self, s: &Partial, w: &mut Scratch) -> SubtreeCount {
+        let Scratch { join, folding } = w;
         let mut total = SubtreeCount {
             nodes: 1,
             solutions: Self::square_weight(s, *folding),
@@ -688,9 +666,8 @@ mod tests {
         }
         for (distinct, weight) in [(false, 32), (true, 4)] {
             let folded = Lines::new(Given::empty(5).unwrap(), "e", distinct).unwrap();
-            let mut state = folded.state(Mode::Count);
-            folded.load(&mut state, &node);
-            let total = folded.count_subtree(&mut state);
+            let mut scratch = folded.scratch(Mode::Count);
+            let total = folded.count_subtree(&node, &mut scratch);
             assert_eq!(total.solutions, weight * kept, "distinct {distinct}");
         }
         let kept = every.iter().filter(|sq| canonical(sq)).count() as u64;
@@ -698,12 +675,12 @@ mod tests {
         let distinct = Lines::new(Given::empty(5).unwrap(), "e", true).unwrap();
         let walk = distinct.listed;
         let mut below = Vec::new();
-        distinct.children(&node, &mut below, walk);
+        distinct.children_in(&node, &mut below, walk);
         let mut listed = 0;
         let mut out = Vec::new();
         for anti in &below {
             out.clear();
-            distinct.children(anti, &mut out, walk);
+            distinct.children_in(anti, &mut out, walk);
             for sq in &out {
                 assert_eq!(Lines::square_weight(sq, walk), 1);
                 let v: Vec<u16> = sq.v.iter().map(|&x| x.into()).collect();
@@ -730,14 +707,14 @@ mod tests {
         let mut kids = Vec::new();
         while path.last().unwrap().level < FULL {
             kids.clear();
-            lines.children(path.last().unwrap(), &mut kids, listed);
+            lines.children_in(path.last().unwrap(), &mut kids, listed);
             match kids.first() {
                 Some(kid) => path.push(kid.clone()),
                 None => {
                     // A dead end: try the next sibling up the path.
                     let dead = path.pop().unwrap();
                     let mut siblings = Vec::new();
-                    lines.children(path.last().unwrap(), &mut siblings, listed);
+                    lines.children_in(path.last().unwrap(), &mut siblings, listed);
                     let i = siblings.iter().position(|s| *s == dead).unwrap();
                     path.push(siblings[i + 1].clone());
                 }
