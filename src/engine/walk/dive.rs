@@ -255,7 +255,7 @@ impl<P: Problem, C: Context<P::Node>> Dive<'_, P, C> {
         room: usize,
         left: i64,
     ) -> i64 {
-        if self.fast {
+        if super::cpu::WANTED && self.fast {
             #[cfg(target_arch = "x86_64")]
             // SAFETY: `fast` is `cpu::fast()`, true only where the CPU has
             // every feature the fast copy is compiled with.
@@ -357,7 +357,7 @@ impl<P: Problem, C: Context<P::Node>> ByValue<'_, '_, P, C> {
         room: usize,
         left: i64,
     ) -> i64 {
-        if self.dive.fast {
+        if super::cpu::WANTED && self.dive.fast {
             #[cfg(target_arch = "x86_64")]
             // SAFETY: as in `Dive::call`.
             return unsafe { self.frame_fast(node, moves, m, room, left) };

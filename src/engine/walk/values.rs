@@ -145,7 +145,7 @@ impl<T: ScratchTree, F: Frames<T>> Values<'_, T, F> {
     /// CPU has the features.
     #[inline(always)]
     fn call(&mut self, lists: &mut [Vec<T::Node>], parent: u32, left: i64) -> i64 {
-        if self.fast {
+        if super::cpu::WANTED && self.fast {
             #[cfg(target_arch = "x86_64")]
             // SAFETY: `fast` is the dive's, `cpu::fast()`: true only where
             // the CPU has every feature the fast copy is compiled with.
