@@ -108,8 +108,8 @@ pub mod advanced {
     #[cfg(feature = "sim")]
     pub use crate::cluster::{master_bench, sim};
     pub use crate::engine::{
-        Count, Optimising, Path, PathCursor, PathMove, Prefix, SubtreeCount, Uniqueness,
-        check_up_to, count_by_moves, optimum, ramp_up, replay, sequential, simd,
+        Count, Optimising, Path, PathCursor, PathMove, Prefix, Uniqueness, check_up_to,
+        count_by_moves, optimum, ramp_up, replay, sequential, simd,
     };
     /// Reading input files, with errors located at `file:line:col`.
     pub mod input {

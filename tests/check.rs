@@ -2,7 +2,7 @@
 //! a correct problem passes, and each deliberate fault is caught as the
 //! property it breaks, at the node where it breaks it.
 
-use hysolve::advanced::{Optimising, SubtreeCount, check_up_to, count_by_moves};
+use hysolve::advanced::{Count, Optimising, check_up_to, count_by_moves};
 use hysolve::{Mode, Optimise, Problem};
 use hysolve::{Property, check};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -142,7 +142,7 @@ impl Problem for NoAdjacentOnes {
         Some(2)
     }
 
-    fn count_subtree(&self, s: &mut Bits) -> SubtreeCount {
+    fn count_subtree(&self, s: &mut Bits) -> Count {
         let mut count = count_by_moves(self, s);
         if self.fault == Fault::Kernel && s.bits & 1 == 1 {
             count.nodes -= 1;

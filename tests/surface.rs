@@ -21,10 +21,10 @@ use std::path::{Path, PathBuf};
 /// narrowed, 298 before the reports (the simulator's, the master's, a
 /// checkpoint's, the round trips') kept their fields to the crate and
 /// gave their text (`Display`) and JSON instead; lowered as it narrows.
-const MAX_PUB_LINES: usize = 237;
+const MAX_PUB_LINES: usize = 231;
 
 /// The most without the `sim` feature's files.
-const MAX_DEFAULT_PUB_LINES: usize = 201;
+const MAX_DEFAULT_PUB_LINES: usize = 195;
 
 /// The files only the `sim` feature builds.
 fn sim_only(file: &Path) -> bool {

@@ -65,9 +65,7 @@ pub(crate) use pool::{Poller, PoolEvent, RankPool, Threads, UnitReport};
 #[cfg(feature = "sim")]
 pub(crate) use pool::{SOLUTION_BATCH, policy};
 pub use prefix::{Prefix, replay};
-pub use problem::{
-    Path, PathCursor, PathMove, Problem, ScratchTree, SubtreeCount, Tree, count_by_moves,
-};
+pub use problem::{Path, PathCursor, PathMove, Problem, ScratchTree, Tree, count_by_moves};
 pub(crate) use race::race;
 pub(crate) use ramp::ramp;
 pub use sequential::sequential;

@@ -14,7 +14,7 @@
 
 use super::count::Count;
 use super::mode::Mode;
-use super::problem::{Path, PathMove, Problem, SubtreeCount, Tree};
+use super::problem::{Path, PathMove, Problem, Tree};
 use super::ramp::ramp;
 use super::sequential::walk_from;
 use std::sync::Arc;
@@ -343,7 +343,7 @@ impl<P: Optimise> Problem for Optimising<P> {
     fn count_cutoff_for(&self, workers: usize) -> Option<usize> {
         self.0.count_cutoff_for(workers)
     }
-    fn count_subtree(&self, state: &mut P::State) -> SubtreeCount {
+    fn count_subtree(&self, state: &mut P::State) -> Count {
         self.0.count_subtree(state)
     }
 

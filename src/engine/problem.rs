@@ -175,7 +175,7 @@ pub trait Problem: Send + Sync + 'static {
     /// walk: the same weighted solutions and the same number of nodes
     /// (and the same depth, when it reports one); the tests of each kernel
     /// hold it to that. The default walks the tree by the moves.
-    fn count_subtree(&self, state: &mut Self::State) -> SubtreeCount {
+    fn count_subtree(&self, state: &mut Self::State) -> Count {
         count_by_moves(self, state)
     }
 
@@ -311,7 +311,7 @@ macro_rules! state_is_node {
 /// included, `state` left there) by the moves alone, recursively: what
 /// [`Problem::count_subtree`] does by default, and what a kernel's tests
 /// hold it to.
-pub fn count_by_moves<P: Problem + ?Sized>(p: &P, state: &mut P::State) -> SubtreeCount {
+pub fn count_by_moves<P: Problem + ?Sized>(p: &P, state: &mut P::State) -> Count {
     /// Walks the children of the node `state` stands on, at `depth`,
     /// whose listing `moves` has just given `m`. Returns their nodes and
     /// solutions with their subtrees', and the deepest depth, by value
@@ -352,7 +352,7 @@ pub fn count_by_moves<P: Problem + ?Sized>(p: &P, state: &mut P::State) -> Subtr
         let (a, b, c) = children(p, state, 0, moves, first);
         total = (total.0 + a, total.1 + b, c);
     }
-    SubtreeCount {
+    Count {
         nodes: total.0,
         solutions: total.1,
         depth: Some(total.2),
@@ -442,10 +442,10 @@ pub trait Tree: Send + Sync + 'static {
 
     /// Counts the subtree under `node`, as [`Problem::count_subtree`]
     /// (the same tree as the walk). The default walks it.
-    fn count_subtree(&self, node: &Self::Node) -> SubtreeCount {
-        let mut total = SubtreeCount {
+    fn count_subtree(&self, node: &Self::Node) -> Count {
+        let mut total = Count {
             depth: Some(0),
-            ..SubtreeCount::default()
+            ..Count::default()
         };
         let mut stack = vec![(node.clone(), 0)];
         let mut buf = Vec::new();
@@ -558,10 +558,10 @@ pub trait ScratchTree: Send + Sync + 'static {
 
     /// As [`Tree::count_subtree`], with the worker's scratch. The default
     /// walks the subtree.
-    fn count_subtree(&self, node: &Self::Node, scratch: &mut Self::Scratch) -> SubtreeCount {
-        let mut total = SubtreeCount {
+    fn count_subtree(&self, node: &Self::Node, scratch: &mut Self::Scratch) -> Count {
+        let mut total = Count {
             depth: Some(0),
-            ..SubtreeCount::default()
+            ..Count::default()
         };
         let mut stack = vec![(node.clone(), 0)];
         let mut buf = Vec::new();
@@ -614,7 +614,7 @@ impl<T: Tree> ScratchTree for T {
     fn count_cutoff(&self) -> Option<usize> {
         Tree::count_cutoff(self)
     }
-    fn count_subtree(&self, node: &T::Node, _: &mut ()) -> SubtreeCount {
+    fn count_subtree(&self, node: &T::Node, _: &mut ()) -> Count {
         Tree::count_subtree(self, node)
     }
 }
@@ -821,7 +821,7 @@ impl<T: ScratchTree> Problem for T {
     fn count_cutoff_for(&self, workers: usize) -> Option<usize> {
         ScratchTree::count_cutoff_for(self, workers)
     }
-    fn count_subtree(&self, path: &mut Self::State) -> SubtreeCount {
+    fn count_subtree(&self, path: &mut Self::State) -> Count {
         let node = &path.lists[path.depth as usize][path.here as usize];
         ScratchTree::count_subtree(self, node, &mut path.scratch)
     }
@@ -854,9 +854,3 @@ pub(crate) fn listing<P: Problem + ?Sized>(
         None => p.moves(state),
     }
 }
-
-/// What [`Problem::count_subtree`] found: the nodes of the subtree, its
-/// root included, its solutions (weighted), and how far below the
-/// subtree's root its deepest node lies, when the counter knows (`None`:
-/// the run reports no depth). A [`Count`].
-pub type SubtreeCount = Count;

@@ -24,7 +24,7 @@ pub mod square;
 pub mod verify;
 
 use crate::PuzzleError;
-use hysolve::advanced::SubtreeCount;
+use hysolve::advanced::Count;
 use hysolve::advanced::input::read_text;
 use hysolve::{Mode, Problem};
 use plan::{MAX_LINES, Plan, Step};
@@ -315,7 +315,7 @@ impl Magic {
     }
 
     /// Counts, in place, the nodes and solutions strictly below `s`.
-    fn count_below(&self, s: &mut Square, total: &mut SubtreeCount) {
+    fn count_below(&self, s: &mut Square, total: &mut Count) {
         let depth = s.step as usize;
         let steps = &self.plan.steps;
         let Some(step) = steps.get(depth) else {
@@ -591,8 +591,8 @@ impl Problem for Magic {
 
     /// The same tree as the moves (the same numbers, rising instead of
     /// from the middle out), by the bit tricks of `count_below`.
-    fn count_subtree(&self, state: &mut Self::State) -> SubtreeCount {
-        let mut total = SubtreeCount {
+    fn count_subtree(&self, state: &mut Self::State) -> Count {
+        let mut total = Count {
             nodes: 1,
             solutions: self.solution_weight(state),
             depth: None,

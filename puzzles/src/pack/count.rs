@@ -5,12 +5,12 @@
 
 use super::bits;
 use super::{Pack, Packing, Rule};
-use hysolve::advanced::SubtreeCount;
+use hysolve::advanced::Count;
 
 impl<const W: usize> Pack<W> {
     /// Counts, in place, the nodes and solutions strictly below `s` in a
     /// walk by `rule`: the same tree as the walk's moves, without a cursor.
-    pub(super) fn count_below(&self, s: &mut Packing<W>, rule: Rule, total: &mut SubtreeCount) {
+    pub(super) fn count_below(&self, s: &mut Packing<W>, rule: Rule, total: &mut Count) {
         if rule == Rule::Plain || !self.restricted_left(s) {
             return if self.fewest {
                 self.count_fewest(s, rule, total)
@@ -28,13 +28,7 @@ impl<const W: usize> Pack<W> {
 
     /// Counts the child of `s` that placement `p` makes, and all below it.
     #[inline(always)]
-    pub(super) fn count_child(
-        &self,
-        s: &mut Packing<W>,
-        p: u32,
-        rule: Rule,
-        total: &mut SubtreeCount,
-    ) {
+    pub(super) fn count_child(&self, s: &mut Packing<W>, p: u32, rule: Rule, total: &mut Count) {
         self.place(s, p);
         total.nodes += 1;
         if bits::is_zero(&s.empty) {
@@ -48,12 +42,7 @@ impl<const W: usize> Pack<W> {
     /// [`Pack::count_below`] branching on the lowest empty cell: the same
     /// children in the same order as [`Pack::branch`] and [`Pack::fits`]
     /// give, a used piece's placements skipped in one step.
-    pub(super) fn count_below_lowest(
-        &self,
-        s: &mut Packing<W>,
-        rule: Rule,
-        total: &mut SubtreeCount,
-    ) {
+    pub(super) fn count_below_lowest(&self, s: &mut Packing<W>, rule: Rule, total: &mut Count) {
         let Some(lowest) = bits::lowest(&s.empty) else {
             return;
         };
@@ -92,7 +81,7 @@ mod tests {
             let nodes = walk_by_hand(&p, &mut s, rule, &mut |s| {
                 solutions += p.leaf_weight(s, rule)
             });
-            let mut total = SubtreeCount::default();
+            let mut total = Count::default();
             p.count_below(&mut s, rule, &mut total);
             assert_eq!(
                 (total.nodes, total.solutions),

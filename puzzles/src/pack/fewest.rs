@@ -15,7 +15,7 @@
 
 use super::bits::{self, Bits};
 use super::{Pack, Packing, Rule};
-use hysolve::advanced::SubtreeCount;
+use hysolve::advanced::Count;
 
 /// Counts up to `2^PLANES - 1` are exact in the counters.
 const PLANES: usize = 5;
@@ -175,7 +175,7 @@ impl<const W: usize> Pack<W> {
 
     /// Counts the packings below `s` (the restricted piece placed), adding
     /// every placement made to `total.nodes`.
-    pub(super) fn count_fewest(&self, s: &mut Packing<W>, rule: Rule, total: &mut SubtreeCount) {
+    pub(super) fn count_fewest(&self, s: &mut Packing<W>, rule: Rule, total: &mut Count) {
         let mut buf = Vec::with_capacity(4 * self.masks.len());
         let counts = self.fitting(s, &mut buf);
         let end = buf.len();
@@ -191,7 +191,7 @@ impl<const W: usize> Pack<W> {
         level: std::ops::Range<usize>,
         counts: Counts<W>,
         rule: Rule,
-        total: &mut SubtreeCount,
+        total: &mut Count,
     ) {
         let (from, to) = (level.start, level.end);
         let Some(cell) = self.fewest_cell(s, &buf[from..to], &counts) else {

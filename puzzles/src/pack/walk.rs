@@ -7,7 +7,7 @@
 //! nodes).
 
 use super::{Pack, Packing, bits};
-use hysolve::advanced::SubtreeCount;
+use hysolve::advanced::Count;
 use hysolve::{Mode, Problem};
 
 /// Which tree a walk takes, from the mode and `--distinct`: the problem
@@ -202,9 +202,9 @@ impl<const W: usize> Problem for Pack<W> {
         Some(2)
     }
 
-    fn count_subtree(&self, w: &mut Walker<W>) -> SubtreeCount {
+    fn count_subtree(&self, w: &mut Walker<W>) -> Count {
         let weight = self.solution_weight(w);
-        let mut total = SubtreeCount {
+        let mut total = Count {
             solutions: weight,
             nodes: 1,
             depth: None,

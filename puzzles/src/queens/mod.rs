@@ -29,7 +29,7 @@ pub use walker::Walker;
 
 use crate::PuzzleError;
 use constrained::{LANES, Tally};
-use hysolve::advanced::SubtreeCount;
+use hysolve::advanced::Count;
 use hysolve::{Mode, Problem};
 use symmetry::Class;
 
@@ -356,13 +356,13 @@ impl Problem for Queens {
             .then(|| self.n.saturating_sub(11).max(1) as usize)
     }
 
-    fn count_subtree(&self, w: &mut Walker) -> SubtreeCount {
+    fn count_subtree(&self, w: &mut Walker) -> Count {
         let mut t = Tally {
             solutions: self.weight(w),
             nodes: 1,
         };
         self.count_below(w, &mut t);
-        SubtreeCount {
+        Count {
             solutions: t.solutions,
             nodes: t.nodes,
             depth: None,

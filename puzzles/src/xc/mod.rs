@@ -21,7 +21,7 @@ pub mod verify;
 
 use cursor::{Cursor, Engine, Template};
 use format::Instance;
-use hysolve::advanced::SubtreeCount;
+use hysolve::advanced::Count;
 use hysolve::{Mode, Problem};
 use links::Links;
 use std::sync::Arc;
@@ -269,10 +269,10 @@ impl Problem for Xc {
         Some(self.cutoff)
     }
 
-    fn count_subtree(&self, w: &mut Walker) -> SubtreeCount {
+    fn count_subtree(&self, w: &mut Walker) -> Count {
         let weight = self.solution_weight(w);
         let below = w.cursor.count_below();
-        SubtreeCount {
+        Count {
             solutions: weight + below.solutions,
             nodes: 1 + below.nodes,
             depth: Some(below.depth),

@@ -35,7 +35,7 @@ pub mod half;
 
 use crate::PuzzleError;
 use half::{Half, SIDE, SUM, TOP};
-use hysolve::advanced::SubtreeCount;
+use hysolve::advanced::Count;
 use hysolve::{Mode, ScratchTree};
 
 use super::square::Given;
@@ -366,7 +366,7 @@ impl Lines {
 
     /// Counts, in place, the nodes and solutions strictly below `s`, in
     /// the walk of `fo`.
-    fn count_below(&self, s: &Partial, total: &mut SubtreeCount, join: &mut Join, fo: Folding) {
+    fn count_below(&self, s: &Partial, total: &mut Count, join: &mut Join, fo: Folding) {
         if s.level == AT_ANTI {
             let squares = self.count_squares(s, join);
             total.nodes += squares;
@@ -549,9 +549,9 @@ impl ScratchTree for Lines {
         Some(if fine { AT_ANTI } else { self.cutoff } as usize)
     }
 
-    fn count_subtree(&self, s: &Partial, w: &mut Scratch) -> SubtreeCount {
+    fn count_subtree(&self, s: &Partial, w: &mut Scratch) -> Count {
         let Scratch { join, folding } = w;
-        let mut total = SubtreeCount {
+        let mut total = Count {
             nodes: 1,
             solutions: Self::square_weight(s, *folding),
             depth: None,
