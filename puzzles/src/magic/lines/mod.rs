@@ -107,7 +107,7 @@ pub struct Lines {
 
 /// Which squares a walk keeps and what each stands for (see the module's
 /// notes on symmetry): the problem learns from the mode which one a worker
-/// walks ([`Problem::state`]).
+/// walks ([`Problem::state`](hysolve::Problem::state)).
 #[derive(Debug, Clone, Copy)]
 pub struct Folding {
     walk: Walk,
