@@ -27,7 +27,8 @@ pub enum PuzzleError {
         /// The puzzle (`synthetic`).
         puzzle: &'static str,
         /// The parameter, as the constructor or the field that takes it
-        /// is named (`dead_depth`).
+        /// is named (`dead_depth`), or the solver the instance does not
+        /// suit, by its type (`Lines`).
         param: &'static str,
         /// What is wrong with it (`must be at most 40, got 50`).
         problem: String,

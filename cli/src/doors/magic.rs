@@ -51,7 +51,7 @@ impl Puzzle for Door {
     fn build(args: Args, _mode: Mode) -> Result<Box<dyn Job>, PuzzleError> {
         build(args).map_err(|e| {
             e.option("distinct", "--distinct", "use --empty N").option(
-                "lines",
+                "Lines",
                 "the line solver",
                 "use --by cells",
             )

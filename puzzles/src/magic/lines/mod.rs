@@ -162,7 +162,7 @@ impl Lines {
         if given.n != 5 {
             return Err(PuzzleError::Parameter {
                 puzzle: "magic",
-                param: "lines",
+                param: "Lines",
                 problem: format!("fills 5x5 squares only, this one is {0}x{0}", given.n),
             });
         }
