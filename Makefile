@@ -244,19 +244,29 @@ target/bench-c/mpi-pingpong: tools/c/mpi-pingpong.c
 	@mkdir -p target/bench-c
 	mpicc -O2 -o $@ $<
 
-pingpong: deps-build target/bench-c/mpi-pingpong
+# Then a busy receiver's look, one probe or two (tools/c/mpi-busy-poll.c;
+# src/cluster/README.md, "Noticing a message").
+target/bench-c/mpi-busy-poll: tools/c/mpi-busy-poll.c
+	@mkdir -p target/bench-c
+	mpicc -O2 -o $@ $<
+
+pingpong: deps-build target/bench-c/mpi-pingpong target/bench-c/mpi-busy-poll
 	for us in 0 20 100; do for slack in default slack; do \
 	  $(MPIRUN) -np 2 target/bench-c/mpi-pingpong $$us $$slack || exit 1; done; done
+	for probes in once twice; do \
+	  $(MPIRUN) -np 2 target/bench-c/mpi-busy-poll 20 $$probes || exit 1; done
 
 # A hop and a steal's round trip of the real protocol, against the
 # simulator's: MPI's own one-way hop (mpi-pingpong, the receiver
-# spinning), then UTS T3L's steal round trips (a rank's request for work
+# spinning; mpi-busy-poll, a receiver busy 20 µs between looks that probes
+# twice, as the transport does), then UTS T3L's steal round trips (a rank's request for work
 # to the work, `--json`'s steal_round_trip_us) in 5 real runs on 2 ranks
 # of one thread and in the simulator; on a host of 16 cores or more also
 # 16x1. Appends to bench-results/latency.csv (src/cluster/README.md,
 # "Noticing a message"). About a minute on 2 cores.
-latency: build target/bench-c/mpi-pingpong
+latency: build target/bench-c/mpi-pingpong target/bench-c/mpi-busy-poll
 	$(MPIRUN) -np 2 target/bench-c/mpi-pingpong 0 default
+	$(MPIRUN) -np 2 target/bench-c/mpi-busy-poll 20 twice
 	configs=2x1; if [ "$$(nproc)" -ge 16 ]; then configs=2x1,16x1; fi; \
 	target/release/hysolve-latency --reps 5 --configs $$configs \
 	  --out bench-results/latency.csv

@@ -111,7 +111,18 @@ impl Transport for MpiTransport {
 
     fn try_recv(&mut self) -> Option<(usize, Vec<u8>)> {
         self.reap();
-        let (message, status) = self.world.any_process().immediate_matched_probe()?;
+        // A second probe where the first found nothing: Open MPI's probe
+        // looks for a match before it progresses the shared-memory queues,
+        // not after, so a message that arrived while the rank was busy is
+        // pulled in by one probe and matched only by the next. A worker
+        // polls every 20 µs, so one probe a poll saw each message a poll
+        // late: a 64-byte message took 30 µs one way, median, to a
+        // receiver that probes every 20 µs between busy spells, and 10 µs
+        // with the second probe (`tools/c/mpi-busy-poll.c`, `make
+        // pingpong`; `cluster/README.md`, "Noticing a message").
+        let world = &self.world;
+        let probe = || world.any_process().immediate_matched_probe();
+        let (message, status) = probe().or_else(probe)?;
         let (bytes, _) = (message, status).matched_receive_vec::<u8>();
         Some((status.source_rank() as usize, bytes))
     }

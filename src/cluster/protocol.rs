@@ -148,6 +148,46 @@ pub(super) enum Message {
     Down(Box<Message>),
 }
 
+/// A message in the trace log: [`Message::logged`].
+pub(super) struct Logged<'a>(&'a Message);
+
+impl std::fmt::Debug for Logged<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.0 {
+            Message::Work {
+                parcels,
+                initial_depth,
+            } => f
+                .debug_struct("Work")
+                .field("parcels", &parcels.len())
+                .field("initial_depth", initial_depth)
+                .finish(),
+            Message::Donation {
+                parcels,
+                initial_depth,
+                direct,
+            } => f
+                .debug_struct("Donation")
+                .field("parcels", &parcels.len())
+                .field("initial_depth", initial_depth)
+                .field("direct", direct)
+                .finish(),
+            Message::Solutions { unit, texts } => f
+                .debug_struct("Solutions")
+                .field("unit", unit)
+                .field("texts", &texts.len())
+                .finish(),
+            Message::Up { receiver, msg } => f
+                .debug_struct("Up")
+                .field("receiver", receiver)
+                .field("msg", &msg.logged())
+                .finish(),
+            Message::Down(msg) => f.debug_tuple("Down").field(&msg.logged()).finish(),
+            other => std::fmt::Debug::fmt(other, f),
+        }
+    }
+}
+
 /// What one rank did over a run.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct RankReport {
@@ -233,6 +273,14 @@ impl Message {
             Message::Up { .. } => "Up",
             Message::Down(_) => "Down",
         }
+    }
+
+    /// The message as the trace log shows it (`RUST_LOG=hysolve=trace`):
+    /// as `Debug`, but work as its count of parcels, not every parcel's
+    /// path (a split of a deep walk gives thousands of them), and
+    /// solutions as their count.
+    pub(super) fn logged(&self) -> Logged<'_> {
+        Logged(self)
     }
 
     /// The donations the sender had received when it sent this, for the

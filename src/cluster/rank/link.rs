@@ -107,7 +107,7 @@ impl<P: Problem, T: Transport> Link<P, T> {
     }
 
     fn take(&mut self, from: usize, msg: Message) -> Result<(), RunError> {
-        tracing::trace!(rank = self.rank, from, ?msg, "handle");
+        tracing::trace!(rank = self.rank, from, msg = ?msg.logged(), "handle");
         match side(self.rank, from, msg, self.group_master)? {
             Side::Rank(msg) => {
                 let mut sends = Vec::new();
@@ -155,7 +155,7 @@ impl<P: Problem, T: Transport> Link<P, T> {
     }
 
     fn send(&mut self, to: usize, msg: Message) {
-        tracing::trace!(rank = self.rank, to, ?msg, "send");
+        tracing::trace!(rank = self.rank, to, msg = ?msg.logged(), "send");
         if to == self.rank {
             self.inbox.push_back((self.rank, msg));
         } else {

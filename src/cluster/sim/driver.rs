@@ -436,6 +436,8 @@ impl<'p, 'h, P: Problem> Sim<'p, 'h, P> {
         msg: Message,
         now: &mut Ns,
     ) -> Result<(), SimError> {
+        // As a real rank's link logs what it takes, with the simulated time.
+        tracing::trace!(rank, from, sim_ns = *now, msg = ?msg.logged(), "handle");
         let mut sends = Sends::new();
         let group_master = self.ranks[rank].group.is_some();
         match side(rank, from, msg, group_master)? {
@@ -534,6 +536,7 @@ impl<'p, 'h, P: Problem> Sim<'p, 'h, P> {
 
     /// Sends `msg`: to the own inbox, or over the wire at the sender's cost.
     fn send(&mut self, from: usize, to: usize, msg: Message, now: &mut Ns) {
+        tracing::trace!(rank = from, to, sim_ns = *now, msg = ?msg.logged(), "send");
         if from == to {
             self.ranks[from].inbox.push_back((from, msg));
             return;

@@ -228,6 +228,15 @@ fn parse_kill(s: &str) -> Result<(usize, f64), String> {
 
 fn main() -> ExitCode {
     let matches = command().get_matches();
+    // Warnings by default; `RUST_LOG=hysolve=trace` logs every message
+    // the simulated ranks send and take, with its simulated time.
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn"));
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .with_ansi(false)
+        .try_init();
     match simulate(&matches) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
