@@ -543,8 +543,9 @@ impl<'p, P: Problem> Workers<P::Node> for Handle<'p, P> {
         let mut pool = self.0.borrow_mut();
         let sh = &mut pool.shared;
         let queued = sh.injector.len() + sh.deques.iter().map(VecDeque::len).sum::<usize>();
+        let idle = sh.idle;
         let (injector, deques) = (&mut sh.injector, &mut sh.deques);
-        let taken = match policy::donation(queued, deques.len(), |source| {
+        let taken = match policy::donation(queued, deques.len(), idle, |source| {
             let got = match source {
                 Source::Injector => injector.pop_front(),
                 Source::Deque(w) => deques[w].pop_front(),

@@ -227,7 +227,8 @@ impl<N: Clone + Send + 'static> RankPool<N> {
     pub(crate) fn request_donation(&self) -> (Vec<Task<N>>, bool) {
         let sh = &self.shared;
         let queued: usize = sh.injector.len() + sh.stealers.iter().map(Stealer::len).sum::<usize>();
-        let taken = match policy::donation(queued, sh.stealers.len(), |source| match source {
+        let idle = sh.idle.load(Ordering::SeqCst);
+        let taken = match policy::donation(queued, sh.stealers.len(), idle, |source| match source {
             Source::Injector => sh.injector.steal(),
             Source::Deque(w) => sh.stealers[w].steal(),
             Source::Own => unreachable!("the manager has no deque"),

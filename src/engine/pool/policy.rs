@@ -103,16 +103,17 @@ pub(crate) fn find_task<T>(
 }
 
 /// A donation request of the manager for another rank: the first
-/// [`donation_share`] of the `queued` tasks, the injector's first, then
-/// each worker's deque's oldest in worker order; with none queued, a
-/// split.
+/// [`donation_share`] of the `queued` tasks (`idle` of the rank's
+/// `workers` idle), the injector's first, then each worker's deque's
+/// oldest in worker order; with none to take, a split.
 pub(crate) fn donation<T>(
     queued: usize,
     workers: usize,
+    idle: usize,
     mut take: impl FnMut(Source) -> Steal<T>,
 ) -> Donation<T> {
     let mut taken = Vec::new();
-    let share = donation_share(queued, workers);
+    let share = donation_share(queued, workers, idle);
     for source in std::iter::once(Source::Injector).chain((0..workers).map(Source::Deque)) {
         while taken.len() < share {
             match take(source) {
@@ -134,9 +135,11 @@ pub(crate) fn donation<T>(
 /// half of a longer one, but never fewer than that many.
 pub(crate) const WHOLE_QUEUE_PER_WORKER: usize = 16;
 
-/// How many of the `queued` tasks of a rank of `workers` threads a
-/// donation takes: all of them up to [`WHOLE_QUEUE_PER_WORKER`] a worker,
-/// half of a longer queue, and never fewer than that bound.
+/// How many of the `queued` tasks of a rank of `workers` threads, `idle`
+/// of them idle, a donation takes: all of them up to
+/// [`WHOLE_QUEUE_PER_WORKER`] a worker, half of a longer queue, and never
+/// fewer than that bound; but where a worker is idle, half, rounded down
+/// (none of one task: the walk that takes it splits instead).
 ///
 /// All, not half: a task is queued only where no worker of this rank
 /// wanted it (an idle one would have taken it), and a donation crosses
@@ -151,7 +154,20 @@ pub(crate) const WHOLE_QUEUE_PER_WORKER: usize = 16;
 /// one group, the same efficiency as whole queues). With the bound, the
 /// rest of a long queue stays at the rank it was given to
 /// (`bench-results/log/2026-11-to-12-groups.md`, "A bound on whole queues").
-pub(crate) fn donation_share(queued: usize, workers: usize) -> usize {
+///
+/// Half where a worker is idle: then the queue is not what no worker
+/// wanted but what an idle worker is about to take. A donation and a
+/// request to donate often come in one pump of the link: a rank of one
+/// thread that waited for work took a `Donation`, then a `StealRequest`,
+/// and gave the whole donation on before its worker took a task of it;
+/// dry again, it stole it back. On T3L and T1L on 2 ranks of one thread
+/// the same few tasks went back and forth unwalked (a run of T1L made
+/// 840,295 steals and idled 8.3 s a worker, once steals took 10 µs, not
+/// 30; `cluster/README.md`, "Noticing a message").
+pub(crate) fn donation_share(queued: usize, workers: usize, idle: usize) -> usize {
+    if idle > 0 {
+        return queued / 2;
+    }
     let whole = WHOLE_QUEUE_PER_WORKER * workers;
     if queued <= whole {
         queued
@@ -238,28 +254,28 @@ mod test {
     #[test]
     fn a_donation_takes_the_queue_injector_first_or_asks_for_a_split() {
         let mut q = Queues::new(&[1, 2], [&[3, 4], &[], &[5]]);
-        let taken = donation(5, 3, |s| q.take(None, s));
+        let taken = donation(5, 3, 0, |s| q.take(None, s));
         assert_eq!(taken, Donation::Queued(vec![1, 2, 3, 4, 5]));
         // No more than was counted (a task queued since stays).
         let mut q = Queues::new(&[], [&[], &[8], &[9]]);
         assert_eq!(
-            donation(1, 3, |s| q.take(None, s)),
+            donation(1, 3, 0, |s| q.take(None, s)),
             Donation::Queued(vec![8])
         );
         let mut q = Queues::new(&[], [&[], &[], &[]]);
-        assert_eq!(donation(0, 3, |s| q.take(None, s)), Donation::Split);
+        assert_eq!(donation(0, 3, 0, |s| q.take(None, s)), Donation::Split);
         // A long queue: half of it, the injector's first.
         let whole = WHOLE_QUEUE_PER_WORKER * 3;
         let long: Vec<u32> = (0..4 * whole as u32).collect();
         let (injector, deque) = long.split_at(3 * whole);
         let mut q = Queues::new(injector, [&[], deque, &[]]);
-        let taken = donation(long.len(), 3, |s| q.take(None, s));
+        let taken = donation(long.len(), 3, 0, |s| q.take(None, s));
         assert_eq!(taken, Donation::Queued(long[..2 * whole].to_vec()));
         assert_eq!(q.injector.len() + q.deques[1].len(), 2 * whole);
         // Half that runs on from the injector into the deques, in order.
         let (injector, deque) = long.split_at(whole);
         let mut q = Queues::new(injector, [deque, &[], &[]]);
-        let taken = donation(long.len(), 3, |s| q.take(None, s));
+        let taken = donation(long.len(), 3, 0, |s| q.take(None, s));
         assert_eq!(taken, Donation::Queued(long[..2 * whole].to_vec()));
         assert!(q.deques[0].iter().eq(&long[2 * whole..]));
     }
@@ -267,17 +283,32 @@ mod test {
     #[test]
     fn a_donation_takes_a_short_queue_whole_and_half_of_a_long_one_at_least_the_bound() {
         let whole = WHOLE_QUEUE_PER_WORKER * 16;
-        assert_eq!(donation_share(0, 16), 0);
-        assert_eq!(donation_share(1, 16), 1);
-        assert_eq!(donation_share(whole, 16), whole);
+        assert_eq!(donation_share(0, 16, 0), 0);
+        assert_eq!(donation_share(1, 16, 0), 1);
+        assert_eq!(donation_share(whole, 16, 0), whole);
         // Just over the bound: the bound, not half.
-        assert_eq!(donation_share(whole + 1, 16), whole);
-        assert_eq!(donation_share(2 * whole, 16), whole);
-        assert_eq!(donation_share(2 * whole + 1, 16), whole + 1);
-        assert_eq!(donation_share(10 * whole, 16), 5 * whole);
+        assert_eq!(donation_share(whole + 1, 16, 0), whole);
+        assert_eq!(donation_share(2 * whole, 16, 0), whole);
+        assert_eq!(donation_share(2 * whole + 1, 16, 0), whole + 1);
+        assert_eq!(donation_share(10 * whole, 16, 0), 5 * whole);
         // A rank of one thread: a bound of its own.
         let one = WHOLE_QUEUE_PER_WORKER;
-        assert_eq!(donation_share(one + 2, 1), one);
-        assert_eq!(donation_share(3 * one, 1), (3 * one).div_ceil(2));
+        assert_eq!(donation_share(one + 2, 1, 0), one);
+        assert_eq!(donation_share(3 * one, 1, 0), (3 * one).div_ceil(2));
+    }
+
+    #[test]
+    fn a_rank_with_an_idle_worker_keeps_half_its_queue_and_one_task_whole() {
+        // A rank of one thread that was given 10 tasks and asked for work
+        // before its idle worker took any: 5 go, 5 stay.
+        assert_eq!(donation_share(10, 1, 1), 5);
+        assert_eq!(donation_share(11, 1, 1), 5);
+        // One task stays with the idle worker, and a split is asked for.
+        assert_eq!(donation_share(1, 1, 1), 0);
+        let mut q = Queues::new(&[7], [&[], &[], &[]]);
+        assert_eq!(donation(1, 3, 2, |s| q.take(None, s)), Donation::Split);
+        assert_eq!(q.injector, [7]);
+        // Many threads, some idle: half, not the whole short queue.
+        assert_eq!(donation_share(40, 16, 3), 20);
     }
 }
