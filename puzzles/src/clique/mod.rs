@@ -8,6 +8,9 @@
 //! first; the listing, told the incumbent (`Optimise::moves_above`), ends
 //! before the colours that cannot beat it, and MaxSAT reasoning on the
 //! colour classes cuts moves of the lowest colour that can (`maxsat.rs`).
+//! The root's listing ends, besides, below the colours that cannot beat
+//! the clique the numbering's local search met (`order.rs`), as the
+//! root is listed before the ramp-up gives an incumbent.
 //! The incumbent is shared by every worker and rank (see the engine's
 //! README).
 //!
