@@ -8,6 +8,9 @@
 //! first; the listing, told the incumbent (`Optimise::moves_above`), ends
 //! before the colours that cannot beat it, and MaxSAT reasoning on the
 //! colour classes cuts moves of the lowest colour that can (`maxsat.rs`).
+//! The root's listing ends, besides, below the colours that cannot beat
+//! the clique the numbering's local search met (`order.rs`), as the
+//! root is listed before the ramp-up gives an incumbent.
 //! The incumbent is shared by every worker and rank (see the engine's
 //! README).
 //!
@@ -71,18 +74,31 @@ pub struct Clique {
     /// Optimisation: the moves of the lowest colour that can reach the
     /// incumbent are cut by MaxSAT reasoning (`maxsat.rs`; on by default).
     maxsat: bool,
+    /// A clique the numbering's local search met (`order.rs`), as a set in
+    /// the search's numbering, and its size: the root's listing ends
+    /// below it (`search.rs`, `moves_above`).
+    known: Vec<u64>,
+    known_size: u32,
 }
 
 impl Clique {
     /// The instance of `graph`, named `name` in reports (a file name).
     pub fn new(graph: &Graph, name: impl Into<String>) -> Clique {
-        let original = order::numbering(graph);
+        let (original, clique) = order::numbering(graph);
+        let graph = graph.renumbered(&original);
+        debug_assert!(graph.is_clique(&clique));
+        let mut known = vec![0u64; graph.words()];
+        for &v in &clique {
+            known[v / 64] |= 1 << (v % 64);
+        }
         Clique {
-            graph: graph.renumbered(&original),
+            graph,
             original,
             name: name.into(),
             recolour: 0,
             maxsat: true,
+            known,
+            known_size: clique.len() as u32,
         }
     }
 

@@ -362,14 +362,14 @@ impl Optimise for Clique {
         let (n, words) = (self.graph.len(), self.graph.words());
         let d = s.clique.len();
         let colours = &mut s.colours[d * n..d * n + len as usize];
+        let order = &s.order[d * n..d * n + len as usize];
         // The colours that cannot reach the floor: d + c < floor.
         let low = floor.saturating_sub(d as u64 + 1).min(u64::from(u32::MAX)) as u32;
-        let stop = colours.partition_point(|&c| c <= low);
+        let stop = colours.partition_point(|&c| c <= low.max(self.known_end(order, colours, d)));
         s.stops[d] = stop as u32;
         if !s.maxsat || stop == len as usize {
             return len;
         }
-        let order = &s.order[d * n..d * n + len as usize];
         // The cuts the parent's filter found for this node's moves under
         // the same floor: the moves its MaxSAT cut would test, tested.
         let kept = (d > 0)
@@ -540,10 +540,37 @@ impl Optimise for Clique {
     }
 }
 
+impl Clique {
+    /// The colours the root's listing ends below: those up to the known
+    /// clique's size (`order.rs`), as CliSAT's first level starts past
+    /// the clique its heuristic found before the search; 0 elsewhere.
+    /// The root is listed before the ramp-up's incumbent is known (the
+    /// master's expansion), so its floor is 0 there, and every child
+    /// whose colour cannot beat the known clique would be visited.
+    ///
+    /// Exact: a cut child holds no clique larger than the known one, and
+    /// the known clique's own child (that of its last vertex in the
+    /// colouring, whose candidates hold the rest of it) is kept, its
+    /// colour above the known size (or the cut is not made), so the
+    /// search meets a clique as large unless the incumbent already is.
+    fn known_end(&self, order: &[u32], colours: &[u32], d: usize) -> u32 {
+        let q = self.known_size;
+        if d > 0 || q == 0 {
+            return 0;
+        }
+        let known = |v: u32| self.known[v as usize / 64] >> (v % 64) & 1 == 1;
+        match order.iter().rposition(|&v| known(v)) {
+            Some(last) if colours[last] > q => q,
+            _ => 0,
+        }
+    }
+}
+
 #[cfg(test)]
 mod test {
-    use crate::clique::{Clique, families, parse_solution};
+    use crate::clique::{Clique, Graph, families, parse_solution};
     use hysolve::advanced::optimum;
+    use hysolve::{Mode, Optimise, Problem};
 
     /// The look ahead (with the MaxSAT cut and the filter, whose cuts a
     /// child visited under its parent's floor takes over) finds the
@@ -565,10 +592,68 @@ mod test {
             let (_, plain) = optimum(&Clique::new(&g, "g").maxsat(false), None);
             let (_, best) = optimum(&Clique::new(&g, "g"), None);
             let (size, text) = best.unwrap();
-            assert_eq!(Some(size), plain.map(|(s, _)| s), "n {n}, p {p}");
+            assert_eq!(Some(size), plain.map(|(s, _)| s), "n {n}, edges {p}");
             let vertices = parse_solution(&text).unwrap();
             assert_eq!(vertices.len() as u64, size);
             assert!(g.is_clique(&vertices));
         }
+    }
+
+    /// The root's listing ends below the clique the numbering's local
+    /// search met (`known_end`), told no incumbent (as the master's
+    /// expansion lists it) on some graphs; searched alone, with no
+    /// incumbent, the optimum is that of the same search without it
+    /// (`known_size` 0), so the known clique's own child, kept, gives a
+    /// clique as large, and no more nodes are walked.
+    ///
+    /// A complete multipartite graph's colouring is met by its clique,
+    /// so no child's colour is above the clique's size and the root's
+    /// listing keeps every child (cut at the known size, it would list
+    /// none).
+    #[test]
+    fn the_root_ends_below_the_known_clique() {
+        let (parts, size) = (7, 5);
+        let mut multipartite = Graph::new(parts * size);
+        for u in 0..parts * size {
+            for v in u + 1..parts * size {
+                if u % parts != v % parts {
+                    multipartite.add_edge(u, v);
+                }
+            }
+        }
+        let mut graphs = vec![multipartite];
+        for (n, p, seed) in [
+            (60, 0.5, 1),
+            (80, 0.7, 2),
+            (90, 0.85, 3),
+            (130, 0.6, 4),
+            (100, 0.9, 5),
+            (120, 0.8, 6),
+            (150, 0.3, 7),
+            (200, 0.1, 8),
+        ] {
+            graphs.push(families::random(n, p, seed).unwrap());
+        }
+        let mut ended = 0;
+        for g in graphs {
+            let (n, p) = (g.len(), g.edges());
+            let with = Clique::new(&g, "g");
+            assert!(with.known_size > 0);
+            let mut without = Clique::new(&g, "g");
+            without.known_size = 0;
+            let (cut, best) = optimum(&with, None);
+            let (all, plain) = optimum(&without, None);
+            let (size, text) = best.unwrap();
+            assert_eq!(Some(size), plain.map(|(s, _)| s), "n {n}, edges {p}");
+            let vertices = parse_solution(&text).unwrap();
+            assert_eq!(vertices.len() as u64, size);
+            assert!(g.is_clique(&vertices));
+            assert!(cut.nodes <= all.nodes, "n {n}, edges {p}");
+            let mut state = with.state(Mode::Optimise);
+            with.load(&mut state, &with.root());
+            with.moves_above(&mut state, 0);
+            ended += usize::from(state.stops[0] > 0);
+        }
+        assert!(ended >= 4, "{ended}");
     }
 }
