@@ -37,13 +37,16 @@ const PARALLEL_NODES_PER_THREAD: usize = 32;
 /// are the same for every number of threads. In [`Mode::Optimise`] a
 /// thread prunes with the best known when its level began and what it
 /// found since, so the frontier may hold subtrees a single thread would
-/// have cut; the optimum is the same.
+/// have cut; the optimum is the same. `known` is an incumbent known
+/// before the expansion (the ramp-up's): the levels prune with it from
+/// the root on, and it is the expansion's best until one beats it.
 pub(crate) fn expand<P: Problem>(
     problem: &P,
     mode: Mode,
     target: usize,
     threads: usize,
     workers: usize,
+    known: Option<(u64, String)>,
 ) -> Expansion<P::Node> {
     let cutoff = Visitor::new(problem, mode, workers).cutoff;
     let budget = target.saturating_mul(EXPANSION_NODES_PER_TARGET) as u64;
@@ -55,7 +58,7 @@ pub(crate) fn expand<P: Problem>(
         }],
         counted: Count::default(),
         found: Vec::new(),
-        best: None,
+        best: known.filter(|_| mode == Mode::Optimise),
         spread: Spread::default(),
     };
     let threads = threads.max(1);
@@ -317,7 +320,7 @@ mod test {
         let path = Path { len: 1_000_000 };
         let Expansion {
             frontier, counted, ..
-        } = expand(&path, Mode::Count, 16, 1, 1);
+        } = expand(&path, Mode::Count, 16, 1, 1, None);
         assert_eq!(frontier.len(), 1);
         assert_eq!(counted.nodes, 16 * EXPANSION_NODES_PER_TARGET as u64);
         assert_eq!(frontier[0].depth, 128);
@@ -356,22 +359,22 @@ mod test {
     fn a_helper_that_panics_makes_the_expansion_panic_not_wait() {
         // The third level (64 nodes) is shared by 2 threads: node 72 is
         // the helper's.
-        let one = std::panic::catch_unwind(|| expand(&Boom, Mode::Count, 1_000, 1, 1));
-        let two = std::panic::catch_unwind(|| expand(&Boom, Mode::Count, 1_000, 2, 2));
+        let one = std::panic::catch_unwind(|| expand(&Boom, Mode::Count, 1_000, 1, 1, None));
+        let two = std::panic::catch_unwind(|| expand(&Boom, Mode::Count, 1_000, 2, 2, None));
         assert!(one.is_err() && two.is_err());
     }
 
     #[test]
     fn threads_share_the_large_levels_and_give_the_same_frontier() {
         let q = Queens::new(10);
-        let one = expand(&q, Mode::All, 2_000, 1, 1);
+        let one = expand(&q, Mode::All, 2_000, 1, 1, None);
         let alone = Spread {
             span: one.counted.nodes,
             ..Spread::default()
         };
         assert_eq!(one.spread, alone);
         for threads in [2, 3, 7] {
-            let many = expand(&q, Mode::All, 2_000, threads, threads);
+            let many = expand(&q, Mode::All, 2_000, threads, threads, None);
             let s = many.spread;
             assert!(s.shared_levels >= 1, "{threads} threads");
             assert_eq!(s.helpers, threads - 1);
@@ -383,5 +386,71 @@ mod test {
             };
             assert_eq!(prefixes(&many), prefixes(&one));
         }
+    }
+
+    /// Bits chosen one a level, `DEPTH` levels; a leaf's objective is its
+    /// ones, and a child's bound the ones it has plus the levels left.
+    struct Bits;
+
+    const DEPTH: u32 = 10;
+
+    impl crate::engine::Tree for Bits {
+        type Node = (u32, u32);
+        fn root(&self) -> (u32, u32) {
+            (0, 0)
+        }
+        fn children(&self, &(depth, ones): &(u32, u32), out: &mut Vec<(u32, u32)>) {
+            if depth < DEPTH {
+                out.extend([(depth + 1, ones), (depth + 1, ones + 1)]);
+            }
+        }
+        fn solution_weight(&self, &(depth, _): &(u32, u32)) -> u64 {
+            u64::from(depth == DEPTH)
+        }
+        fn render(&self, &(_, ones): &(u32, u32), out: &mut String) {
+            out.push_str(&ones.to_string());
+        }
+    }
+
+    impl crate::engine::OptimiseTree for Bits {
+        fn objective(&self, &(depth, ones): &(u32, u32)) -> Option<u64> {
+            (depth == DEPTH).then_some(u64::from(ones))
+        }
+        fn bound(&self, _: &(u32, u32), &(depth, ones): &(u32, u32)) -> u64 {
+            u64::from(ones + DEPTH - depth)
+        }
+    }
+
+    #[test]
+    fn a_known_incumbent_prunes_the_expansion_from_the_root() {
+        let bits = crate::engine::Optimising(Bits);
+        let free = expand(&bits, Mode::Optimise, 64, 1, 1, None);
+        assert!(
+            free.frontier.len() >= 64,
+            "{} subtrees",
+            free.frontier.len()
+        );
+        assert_eq!(free.best, None);
+        // The optimum known: no child can beat it, so none is listed.
+        let known = Some((u64::from(DEPTH), "known".to_string()));
+        let pruned = expand(&bits, Mode::Optimise, 64, 2, 2, known.clone());
+        assert!(
+            pruned.frontier.is_empty(),
+            "{} subtrees",
+            pruned.frontier.len()
+        );
+        assert!(pruned.counted.nodes < free.counted.nodes);
+        assert_eq!(pruned.best, known, "the known incumbent stays the best");
+        // One below the optimum: only the all-ones path beats it.
+        let below = Some((u64::from(DEPTH) - 1, "below".to_string()));
+        let narrow = expand(&bits, Mode::Optimise, 64, 1, 1, below);
+        assert!(
+            narrow.frontier.len() <= 1,
+            "{} subtrees",
+            narrow.frontier.len()
+        );
+        // A count ignores it.
+        let count = expand(&bits, Mode::Count, 64, 1, 1, Some((99, String::new())));
+        assert_eq!(count.best, None);
     }
 }

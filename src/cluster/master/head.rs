@@ -78,6 +78,18 @@ impl<'a> Head<'a> {
         let mut expansion = Count::default();
         let mut spread = Spread::default();
         let mut expanded_best = None;
+        // Optimisation: the heuristic first, so that the expansion lists
+        // the root and its first levels under its incumbent, as the
+        // workers will (with a floor of 0 every child of the root was a
+        // node: keller4 171 at depth 1, 109 of them with no move left).
+        let ramped = if config.mode == Mode::Optimise {
+            ramp(problem, config.ramp_up, config.threads)
+        } else {
+            None
+        };
+        if let Some(found) = &ramped {
+            tracing::debug!("ramp-up: {} (seed {})", found.value, found.seed);
+        }
         let (initial, found): (Vec<Parcel>, Vec<String>) = match resume {
             // The units left, as the checkpoint has them: the same units
             // whatever the number of ranks and threads now.
@@ -88,7 +100,8 @@ impl<'a> Head<'a> {
             None => {
                 let target = config.initial_prefixes(size);
                 let workers = size * config.threads.max(1);
-                let e = expand(problem, config.mode, target, config.threads, workers);
+                let known = ramped.as_ref().map(|f| (f.value, f.text.clone()));
+                let e = expand(problem, config.mode, target, config.threads, workers, known);
                 expansion = e.counted;
                 spread = e.spread;
                 expanded_best = e.best;
@@ -146,7 +159,9 @@ impl<'a> Head<'a> {
                 });
             }
             head.best = resumed;
-            head.ramp_up(problem, &mut first);
+            if let Some(found) = ramped {
+                head.heuristic_found(found.value, found.text, &mut first);
+            }
             if let Some((value, text)) = expanded_best {
                 head.improve(None, value, text, &mut first);
             }
@@ -370,17 +385,6 @@ impl<'a> Head<'a> {
             });
             self.best = Some((value, text));
         }
-    }
-
-    /// Optimisation: the problem's heuristic on this rank's threads; its
-    /// best solution is an improvement like any, marked as the
-    /// heuristic's.
-    fn ramp_up<P: Problem>(&mut self, problem: &P, out: &mut Outbox) {
-        let Some(found) = ramp(problem, self.config.ramp_up, self.config.threads) else {
-            return;
-        };
-        tracing::debug!("ramp-up: {} (seed {})", found.value, found.seed);
-        self.heuristic_found(found.value, found.text, out);
     }
 
     /// An improvement found by the heuristic, marked as its.
