@@ -1,7 +1,7 @@
 //! Every message of the extended-star protocol: one definition, one encoder,
 //! one decoder. See `README.md` beside this file for who sends what, when.
 
-use crate::engine::{Parcel, Prefix, Tally, UnitReport, WorkerStats};
+use crate::engine::{Parcel, Parcels, Prefix, Tally, UnitReport, WorkerStats};
 use serde::{Deserialize, Serialize};
 
 /// The `Donation`s a rank (or, towards the root, a group) had received,
@@ -91,7 +91,7 @@ pub(super) enum Message {
     /// the thief's own `StealRequest`: subtrees to search (never empty),
     /// as in `Work`.
     Donation {
-        parcels: Vec<Parcel>,
+        parcels: Parcels,
         initial_depth: u32,
         direct: bool,
     },
@@ -251,6 +251,14 @@ pub struct DecodeError {
     source: postcard::Error,
 }
 
+impl DecodeError {
+    /// `len` bytes that `source` says are no message, or no part of one
+    /// (a donation's packed parcels).
+    pub(super) fn new(len: usize, source: postcard::Error) -> Self {
+        DecodeError { len, source }
+    }
+}
+
 impl Message {
     /// The message's name, as errors show it.
     pub(super) fn kind(&self) -> &'static str {
@@ -354,12 +362,12 @@ mod test {
                 asks: 3,
             },
             Message::Donation {
-                parcels,
+                parcels: Parcels::from_parcels(&parcels),
                 initial_depth: 3,
                 direct: false,
             },
             Message::Donation {
-                parcels: vec![],
+                parcels: Parcels::default(),
                 initial_depth: 0,
                 direct: true,
             },

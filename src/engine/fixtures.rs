@@ -228,7 +228,11 @@ impl Problem for Queens {
         let queens = u64::from_le_bytes(queens.try_into().ok()?);
         let mut b = self.root();
         for r in 0..u32::from(row).min(self.n) {
-            self.place(&mut b, (queens >> (4 * r) & 15) as u32);
+            let column = (queens >> (4 * r) & 15) as u32;
+            if column >= self.n {
+                return None;
+            }
+            self.place(&mut b, column);
         }
         (b.row == u32::from(row) && b.queens == queens).then_some(b)
     }

@@ -59,7 +59,7 @@ pub(crate) use expand::start_depth;
 pub(crate) use expand::{Spread, expand};
 pub use mode::{Mode, Uniqueness};
 pub use optimise::{Optimise, OptimiseTree, Optimising, optimum, ramp_up};
-pub(crate) use parcel::Parcel;
+pub(crate) use parcel::{Parcel, Parcels, Unpacked};
 pub(crate) use pool::stats::{Tally, WorkerStats};
 pub(crate) use pool::{Poller, PoolEvent, RankPool, Threads, UnitReport};
 #[cfg(feature = "sim")]

@@ -105,6 +105,18 @@ pub trait Problem: Send + Sync + 'static {
     /// before it asks for the next).
     fn next_move(&self, state: &Self::State, moves: &mut Self::Cursor) -> Option<Self::Move>;
 
+    /// How many moves the listing `moves` has still to give, where the
+    /// cursor knows it without its node (`None`, the default, where it
+    /// does not). A walk split for a thief then counts what it leaves
+    /// from its listings alone and builds only the half it gives away;
+    /// without it, a split builds every level's siblings to count them
+    /// (`engine/walk/split.rs`).
+    #[inline(always)]
+    fn moves_left(&self, moves: &Self::Cursor) -> Option<u64> {
+        let _ = moves;
+        None
+    }
+
     /// Moves `state` from a node to its child by `m`, one of the node's
     /// moves ([`Problem::next_move`]).
     fn apply(&self, state: &mut Self::State, m: &Self::Move);

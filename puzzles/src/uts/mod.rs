@@ -140,6 +140,15 @@ fn top(path: &[Node]) -> &Node {
         .expect("the engine loads a node before it walks")
 }
 
+/// The listing of a node's children: the next child's index, and how
+/// many there are (so that a split counts what a walk leaves without its
+/// nodes, [`Problem::moves_left`]).
+#[derive(Debug, Clone, Copy)]
+pub struct Kids {
+    next: u32,
+    kids: u32,
+}
+
 /// Walked in place: a worker's state is the path of nodes from its task's
 /// node, a move a child's index; a child is hashed when the walk goes
 /// down to it, not before.
@@ -147,8 +156,7 @@ impl Problem for Uts {
     type Node = Node;
     type State = Vec<Node>;
     type Move = u32;
-    /// The next child's index.
-    type Cursor = u32;
+    type Cursor = Kids;
 
     /// A node travels as its state and depth (24 bytes), however deep it is;
     /// its number of children is drawn again from them.
@@ -195,17 +203,25 @@ impl Problem for Uts {
     }
 
     #[inline]
-    fn moves(&self, _: &mut Vec<Node>) -> u32 {
-        0
+    fn moves(&self, path: &mut Vec<Node>) -> Kids {
+        Kids {
+            next: 0,
+            kids: top(path).kids,
+        }
     }
 
     #[inline]
-    fn next_move(&self, path: &Vec<Node>, next: &mut u32) -> Option<u32> {
-        let i = *next;
-        (i < top(path).kids).then(|| {
-            *next = i + 1;
+    fn next_move(&self, _: &Vec<Node>, at: &mut Kids) -> Option<u32> {
+        let i = at.next;
+        (i < at.kids).then(|| {
+            at.next = i + 1;
             i
         })
+    }
+
+    #[inline]
+    fn moves_left(&self, at: &Kids) -> Option<u64> {
+        Some(u64::from(at.kids - at.next))
     }
 
     #[inline]

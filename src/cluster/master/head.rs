@@ -613,6 +613,7 @@ mod test {
     use super::*;
     use crate::cluster::protocol::{RankReport, Received};
     use crate::cluster::sink::Callback;
+    use crate::engine::Parcels;
     use crate::engine::fixtures::Queens;
     use crate::engine::sequential;
     use std::collections::VecDeque;
@@ -752,7 +753,7 @@ mod test {
                     received[to].add(false);
                     dealt[to] += 1;
                     hungry[to] = false;
-                    held[to].extend(parcels);
+                    held[to].extend(parcels.parcels().expect("packed here"));
                 }
                 // Otherwise its ask, sent or to come, answers.
                 Message::DonateRequest { .. } => {}
@@ -809,7 +810,7 @@ mod test {
             direct,
         };
         let donation = Message::Donation {
-            parcels,
+            parcels: Parcels::from_parcels(&parcels),
             initial_depth: 0,
             direct,
         };

@@ -25,8 +25,10 @@ pub(in crate::cluster) mod trips;
 use crate::cluster::config::RunConfig;
 use crate::cluster::layout::Layout;
 use crate::cluster::outcome::RunError;
-use crate::cluster::protocol::{Message, RankReport, Received};
-use crate::engine::{Mode, Parcel, PoolEvent, Problem, RankPool, Tally, Task, WorkerStats};
+use crate::cluster::protocol::{DecodeError, Message, RankReport, Received};
+use crate::engine::{
+    Mode, Parcel, Parcels, PoolEvent, Problem, RankPool, Tally, Task, Unpacked, WorkerStats,
+};
 use rand::{RngExt, SeedableRng};
 use rand_xorshift::XorShiftRng;
 use std::ops::Range;
@@ -359,11 +361,11 @@ impl<P: Problem, W: Workers<P::Node>> RankState<P, W> {
     /// Sends `tasks` to `thief` (`direct`: at its own request) and tells
     /// the master.
     fn donate(&mut self, thief: usize, tasks: &[Task<P::Node>], direct: bool, out: &mut Sends) {
-        let parcels = self.parcels(tasks);
+        let parcels = Parcels::of(&*self.problem, tasks);
         self.report.prefixes_donated += parcels.len() as u64;
         let units = if self.track_units {
             let depth = self.initial_depth as usize;
-            parcels.iter().map(|p| p.prefix.truncated(depth)).collect()
+            tasks.iter().map(|t| t.prefix.truncated(depth)).collect()
         } else {
             Vec::new()
         };
@@ -390,14 +392,6 @@ impl<P: Problem, W: Workers<P::Node>> RankState<P, W> {
             out.push((theirs, donated.clone()));
         }
         out.push((self.master, donated));
-    }
-
-    /// Tasks as they travel to the master.
-    fn parcels(&self, tasks: &[Task<P::Node>]) -> Vec<Parcel> {
-        tasks
-            .iter()
-            .map(|t| Parcel::of(&*self.problem, t))
-            .collect()
     }
 
     /// An event of the pool. Solutions go to the master as a message: on
@@ -533,7 +527,7 @@ impl<P: Problem, W: Workers<P::Node>> RankState<P, W> {
     pub(crate) fn on_donation(
         &mut self,
         from: usize,
-        parcels: Vec<Parcel>,
+        parcels: Parcels,
         initial_depth: u32,
         direct: bool,
         now: Instant,
@@ -549,7 +543,18 @@ impl<P: Problem, W: Workers<P::Node>> RankState<P, W> {
             self.stealing = None;
         }
         let was_dry = self.dry;
-        self.on_work(parcels, initial_depth)?;
+        let tasks = parcels
+            .tasks(&*self.problem, self.mode)
+            .map_err(|e| match e {
+                Unpacked::Malformed(source) => {
+                    RunError::Decode(DecodeError::new(parcels.bytes(), source))
+                }
+                Unpacked::NoSubtree(prefix) => RunError::BadPrefix {
+                    rank: self.rank,
+                    prefix,
+                },
+            })?;
+        self.take_tasks(tasks, initial_depth);
         if let Some(owed) = self.owes_donation.filter(|_| was_dry) {
             self.owes_donation = None;
             self.give(owed.thief, owed.direct, now, out);
@@ -629,7 +634,6 @@ impl<P: Problem, W: Workers<P::Node>> RankState<P, W> {
         if self.terminated {
             return Ok(());
         }
-        self.report.prefixes_received += parcels.len() as u64;
         let mut tasks = Vec::with_capacity(parcels.len());
         for parcel in parcels {
             let Some(task) = parcel.task(&*self.problem, self.mode) else {
@@ -640,6 +644,13 @@ impl<P: Problem, W: Workers<P::Node>> RankState<P, W> {
             };
             tasks.push(task);
         }
+        self.take_tasks(tasks, initial_depth);
+        Ok(())
+    }
+
+    /// Work taken in (`Work` or a `Donation`): the workers' tasks.
+    fn take_tasks(&mut self, tasks: Vec<Task<P::Node>>, initial_depth: u32) {
+        self.report.prefixes_received += tasks.len() as u64;
         self.busy = true;
         self.dry = false;
         self.hungry = false;
@@ -649,7 +660,6 @@ impl<P: Problem, W: Workers<P::Node>> RankState<P, W> {
             w.set_initial_depth(initial_depth as usize);
             w.inject(tasks);
         }
-        Ok(())
     }
 
     /// `DonateRequest`: gives what this rank can spare to `thief`, a
@@ -843,8 +853,15 @@ mod test {
         let (now, mut out) = (Instant::now(), Vec::new());
         r.start(now, &mut out);
         r.on_work(parcels(2), 1).unwrap();
-        r.on_donation(0, parcels(1), 1, false, now, &mut out)
-            .unwrap();
+        r.on_donation(
+            0,
+            Parcels::from_parcels(&parcels(1)),
+            1,
+            false,
+            now,
+            &mut out,
+        )
+        .unwrap();
         *fake.holding.borrow_mut() = true;
         r.on_event(PoolEvent::Idle, now, &mut out);
         assert!(out.len() == 1 && r.busy());
@@ -897,8 +914,15 @@ mod test {
         ));
         // Hungry: idle workers leave a core, its manager polls fast.
         assert!(r.awaits_answer());
-        r.on_donation(0, parcels(1), 1, false, now, &mut out)
-            .unwrap();
+        r.on_donation(
+            0,
+            Parcels::from_parcels(&parcels(1)),
+            1,
+            false,
+            now,
+            &mut out,
+        )
+        .unwrap();
         assert!(!r.awaits_answer());
         r.on_event(PoolEvent::Hungry, now, &mut out);
         assert!(matches!(
@@ -983,8 +1007,15 @@ mod test {
         r.start(now, &mut out);
         // A donation from another rank arrives first: the rank works, and
         // its later messages say it received one.
-        r.on_donation(0, parcels(2), 1, false, now, &mut out)
-            .unwrap();
+        r.on_donation(
+            0,
+            Parcels::from_parcels(&parcels(2)),
+            1,
+            false,
+            now,
+            &mut out,
+        )
+        .unwrap();
         assert!(r.busy() && r.report().donations_received == 1);
         // A request the master made before it had heard the rank's ask
         // (it had handled none of its asks) is void.
@@ -1074,8 +1105,15 @@ mod test {
         r.on_work(parcels(1), 1).unwrap();
         r.on_event(PoolEvent::Idle, now, &mut out);
         assert!(steal_to(&out[1]).is_some());
-        r.on_donation(0, parcels(3), 1, true, now, &mut out)
-            .unwrap();
+        r.on_donation(
+            0,
+            Parcels::from_parcels(&parcels(3)),
+            1,
+            true,
+            now,
+            &mut out,
+        )
+        .unwrap();
         assert!(r.busy() && r.report().donations_received == 1);
         assert_eq!(fake.injected.borrow().len(), 4);
         // Dry again: a new steal, and after its one refusal, the ask,
@@ -1160,8 +1198,15 @@ mod test {
         r.on_donate_request(2, 1, now, &mut out);
         assert!(r.owes_donation() && out.len() == 5);
         *fake.donation.borrow_mut() = Some((vec![task(1)], false));
-        r.on_donation(0, parcels(2), 1, true, now, &mut out)
-            .unwrap();
+        r.on_donation(
+            0,
+            Parcels::from_parcels(&parcels(2)),
+            1,
+            true,
+            now,
+            &mut out,
+        )
+        .unwrap();
         assert!(matches!(
             &out[5],
             (2, Message::Donation { direct: false, .. })

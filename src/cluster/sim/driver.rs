@@ -442,8 +442,15 @@ impl<'p, 'h, P: Problem> Sim<'p, 'h, P> {
         let group_master = self.ranks[rank].group.is_some();
         match side(rank, from, msg, group_master)? {
             Side::Rank(msg) => {
-                if let Message::Work { parcels, .. } | Message::Donation { parcels, .. } = &msg {
-                    *now += self.costs.parcels_ns(parcels);
+                match &msg {
+                    Message::Work { parcels, .. } => *now += self.costs.parcels_ns(parcels),
+                    Message::Donation { parcels, .. } => {
+                        // A malformed donation fails in `on_message`.
+                        *now += self
+                            .costs
+                            .parcels_ns(&parcels.parcels().unwrap_or_default());
+                    }
+                    _ => {}
                 }
                 let i = self.instant(*now);
                 self.ranks[rank]

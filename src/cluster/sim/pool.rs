@@ -382,6 +382,7 @@ impl<'p, P: Problem> VirtualPool<'p, P> {
         let w = &mut self.workers[index];
         let before = w.searcher.counters().nodes;
         let applies = w.searcher.split_applies();
+        let events = self.shared.events.len();
         let mut ctx = StepContext::new(&mut self.shared, index, &mut w.stats, now, &task.prefix);
         let more = if first {
             w.searcher.begin(task, &mut ctx)
@@ -391,8 +392,17 @@ impl<'p, P: Problem> VirtualPool<'p, P> {
         ctx.flush();
         let nodes = w.searcher.counters().nodes - before;
         // A split's moves on the scratch state cost what a node's do.
-        let nodes = nodes + (w.searcher.split_applies() - applies);
-        let cost = nodes * self.costs.node_ns + ctx.split_tasks * self.costs.split_ns;
+        let applied = w.searcher.split_applies() - applies;
+        let split = applied * self.costs.node_ns + ctx.split_tasks * self.costs.split_ns;
+        let cost = nodes * self.costs.node_ns + split;
+        // A donation leaves once its split is made: a worker splits at its
+        // first look of the step (a thief's request set the flag before
+        // it), so at the step's start plus the split's cost.
+        for (at, event) in &mut self.shared.events[events..] {
+            if matches!(event, PoolEvent::Donated(_)) {
+                *at = now + split;
+            }
+        }
         (more, cost)
     }
 

@@ -45,16 +45,39 @@ impl<P: Problem> Searcher<'_, P> {
             problem.load(scratch, &task.node);
             Vec::new()
         });
+        // The levels above the deepest, then the deepest.
+        let count = self.levels.len() + usize::from(self.cur.is_some());
+        // Half of everything unexplored, counted from the listings where
+        // they know what they hold (without a floor, which may cut some):
+        // then only the levels given are built.
+        let known = floor.is_none().then(|| {
+            (0..count)
+                .map(|l| {
+                    let level = cursor(&self.levels, &self.cur, l);
+                    if level.done() {
+                        Some(0)
+                    } else {
+                        problem.moves_left(&level.moves)
+                    }
+                })
+                .sum::<Option<u64>>()
+        });
+        let known = known.flatten().map(|left| (left as usize).div_ceil(2));
+        if known == Some(0) {
+            return false;
+        }
         // The unexplored siblings of each level, shallowest first.
         let mut siblings: Vec<(usize, Vec<Task<P::Node>>)> = Vec::new();
+        let mut built = 0;
         // The level whose moves were listed last on the scratch state.
         let mut listed = None;
         // The walk's path (each level's child index), as far as a level
         // listed needed it.
         let mut path: Vec<u32> = Vec::new();
-        // The levels above the deepest, then the deepest.
-        let count = self.levels.len() + usize::from(self.cur.is_some());
         for l in 0..count {
+            if known.is_some_and(|want| built >= want) {
+                break;
+            }
             let level = cursor(&self.levels, &self.cur, l);
             if level.done() {
                 continue;
@@ -119,11 +142,11 @@ impl<P: Problem> Searcher<'_, P> {
                     node,
                 });
             }
+            built += here.len();
             siblings.push((l, here));
         }
         // Half of everything unexplored, whole levels shallowest first.
-        let left: usize = siblings.iter().map(|(_, here)| here.len()).sum();
-        let want = left.div_ceil(2);
+        let want = known.unwrap_or(built.div_ceil(2));
         let mut tasks: Vec<Task<P::Node>> = Vec::new();
         for (l, here) in siblings {
             if tasks.len() >= want {
@@ -175,7 +198,11 @@ mod test {
     /// its path, a move a number, and `undo` inverts `apply` with the move
     /// (a scratch state that took a wrong move stands on another node, so
     /// it lists other siblings, of other hashes). Leaves are solutions.
-    struct Hashed;
+    /// `counts`: its listings say how many moves they have left
+    /// ([`Problem::moves_left`]), so a split builds only what it gives.
+    struct Hashed {
+        counts: bool,
+    }
 
     /// The multiplier of `Hashed`'s hash, and its inverse modulo 2^64.
     const MUL: u64 = 0x9E37_79B9_7F4A_7C15;
@@ -203,7 +230,8 @@ mod test {
         type Node = (u32, u64);
         type State = Walked;
         type Move = u64;
-        type Cursor = u64;
+        /// The next move, and how many there are.
+        type Cursor = (u64, u64);
         fn name(&self) -> &'static str {
             "hashed"
         }
@@ -226,22 +254,19 @@ mod test {
         fn save(&self, state: &Walked) -> (u32, u64) {
             state.at
         }
-        fn moves(&self, state: &mut Walked) -> u64 {
+        fn moves(&self, state: &mut Walked) -> (u64, u64) {
             state.listed |= 1 << state.at.0;
-            0
+            (0, kids(state))
         }
-        fn next_move(&self, state: &Walked, next: &mut u64) -> Option<u64> {
-            let (depth, hash) = state.at;
-            // Up to 4 children; none past depth 14.
-            let kids = if depth >= 14 {
-                0
-            } else {
-                (hash.wrapping_mul(0xD6E8_FEB8_6659_FD93) >> 59) % 5
-            };
-            (*next < kids).then(|| {
+        fn next_move(&self, state: &Walked, (next, kids): &mut (u64, u64)) -> Option<u64> {
+            assert_eq!(*kids, self::kids(state), "listed on another node");
+            (*next < *kids).then(|| {
                 *next += 1;
                 *next
             })
+        }
+        fn moves_left(&self, &(next, kids): &(u64, u64)) -> Option<u64> {
+            self.counts.then_some(kids - next)
         }
         fn apply(&self, state: &mut Walked, m: &u64) {
             let (depth, hash) = &mut state.at;
@@ -256,11 +281,21 @@ mod test {
             *hash = hash.wrapping_mul(INV).wrapping_sub(*m);
         }
         fn solution_weight(&self, state: &Walked) -> u64 {
-            u64::from(self.next_move(state, &mut 0).is_none())
+            u64::from(kids(state) == 0)
         }
         fn render(&self, state: &Walked, out: &mut String) {
             let (depth, hash) = state.at;
             out.push_str(&format!("{depth} {hash:016x}"));
+        }
+    }
+
+    /// How many children `Hashed`'s node has: up to 4; none past depth 14.
+    fn kids(state: &Walked) -> u64 {
+        let (depth, hash) = state.at;
+        if depth >= 14 {
+            0
+        } else {
+            (hash.wrapping_mul(0xD6E8_FEB8_6659_FD93) >> 59) % 5
         }
     }
 
@@ -272,24 +307,37 @@ mod test {
     /// Splits of walks in place, forced over and over, with pauses between
     /// and the walk backing up between them (so the scratch state is kept,
     /// taken back and brought down again): every split-off subtree is
-    /// exactly the part of the tree the walk did not visit.
+    /// exactly the part of the tree the walk did not visit; and a split
+    /// that counts from the listings gives what one that builds every
+    /// level gives, split for split.
     #[test]
     fn splits_give_away_exactly_what_the_walk_leaves() {
-        let (whole, mut reference) = walk_alone(&Hashed, Mode::All);
+        let (whole, mut reference) = walk_alone(&Hashed { counts: false }, Mode::All);
         reference.found.sort();
         assert!(whole.nodes > 10_000, "a tree of {} nodes", whole.nodes);
         for seed in 1..=16u64 {
-            // One searcher for every task, as a worker keeps one; the
-            // conformance check's split walk (prefixes replayed too).
-            let (count, mut found, splits) =
-                split_walk(&Hashed, Mode::All, seed.wrapping_mul(MUL), 700 + seed * 13)
-                    .unwrap_or_else(|v| panic!("seed {seed}: {v}"));
-            let at = format!("seed {seed}");
-            assert!(splits > 20, "{at}: {splits} splits");
-            assert_eq!(count.nodes, whole.nodes, "{at}");
-            assert_eq!(count.solutions, whole.solutions, "{at}");
-            found.sort();
-            assert_eq!(found, reference.found, "{at}");
+            let mut walks = Vec::new();
+            for counts in [false, true] {
+                // One searcher for every task, as a worker keeps one; the
+                // conformance check's split walk (prefixes replayed too).
+                let (count, found, splits) = split_walk(
+                    &Hashed { counts },
+                    Mode::All,
+                    seed.wrapping_mul(MUL),
+                    700 + seed * 13,
+                )
+                .unwrap_or_else(|v| panic!("seed {seed}: {v}"));
+                let at = format!("seed {seed}, counts {counts}");
+                assert!(splits > 20, "{at}: {splits} splits");
+                assert_eq!(count.nodes, whole.nodes, "{at}");
+                assert_eq!(count.solutions, whole.solutions, "{at}");
+                let mut sorted = found.clone();
+                sorted.sort();
+                assert_eq!(sorted, reference.found, "{at}");
+                walks.push((found, splits));
+            }
+            // The same splits, so the same tasks in the same order.
+            assert_eq!(walks[0], walks[1], "seed {seed}");
         }
     }
 }
