@@ -29,6 +29,8 @@ enum Fault {
     Order,
     /// The listing told a floor above 0 flips its order at depth 3.
     Bounded,
+    /// `moves_left` counts a 1 as left after a 1 (where none may follow).
+    Left,
 }
 
 /// The binary strings of length `n` with no two 1s side by side, with a
@@ -114,6 +116,12 @@ impl Problem for NoAdjacentOnes {
             }
         }
         None
+    }
+
+    /// Only the faulty one says (the cursor cannot know whether a 1 may
+    /// follow without the node).
+    fn moves_left(&self, &(next, _): &(u64, bool)) -> Option<u64> {
+        (self.fault == Fault::Left).then(|| 2u64.saturating_sub(next))
     }
 
     fn apply(&self, s: &mut Bits, &bit: &u64) {
@@ -202,6 +210,16 @@ fn an_undo_that_does_not_restore_is_caught_where_it_fails() {
     // The first node of 4 bits ending in a 1, in the walk's order: 0001.
     assert_eq!(v.at.path(), &[0, 0, 0, 1], "{v}");
     assert!(v.to_string().contains("undo"), "{v}");
+}
+
+#[test]
+fn a_count_of_moves_left_that_the_listing_does_not_give_is_caught() {
+    let v = check(&problem(8, Fault::Left)).expect_err("a wrong moves_left");
+    assert_eq!(v.property, Property::MovesLeftCounts, "{v}");
+    // The first node that ends in a 1 and is no leaf: 0000001, which said
+    // 2 moves and gave 1.
+    assert_eq!(v.at.path(), &[0, 0, 0, 0, 0, 0, 1], "{v}");
+    assert!(v.to_string().contains("gave 1"), "{v}");
 }
 
 #[test]

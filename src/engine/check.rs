@@ -55,6 +55,10 @@ pub enum Property {
     /// gives is the node [`Problem::apply`] makes: the same node saved,
     /// the same weight, the same number of moves.
     ChildIsTheMove,
+    /// [`Problem::moves_left`], where it says, is how many moves the
+    /// listing still gives: when the listing starts, before each move,
+    /// and after the last (a split counts what it gives away by it).
+    MovesLeftCounts,
 }
 
 /// What [`check`] found wrong: the property, the node where it failed
@@ -221,6 +225,8 @@ struct Frame<P: Problem> {
     /// when the problem gives one.
     child_moves: Option<u64>,
     taken: Option<P::Move>,
+    /// What [`Problem::moves_left`] said when the listing started.
+    left: Option<u64>,
 }
 
 /// The node-by-node checks, on all mode's tree, up to `limit` nodes; the
@@ -267,8 +273,10 @@ where
             &path,
             "moves",
         )?;
+        let left = p.moves_left(&moves);
         stack.push(Frame {
             moves,
+            left,
             given: 0,
             before,
             loaded_moves,
@@ -281,6 +289,18 @@ where
             let Some(top) = stack.last_mut() else {
                 return Ok((nodes, solutions, true));
             };
+            let left = p.moves_left(&top.moves);
+            let said = top.left.and_then(|l| l.checked_sub(u64::from(top.given)));
+            if left != said {
+                return Err(violation(
+                    Property::MovesLeftCounts,
+                    &path,
+                    format!(
+                        "moves_left says {left:?} after {} moves of a listing it said held {:?}",
+                        top.given, top.left
+                    ),
+                ));
+            }
             if let Some(m) = p.next_move(&state, &mut top.moves) {
                 if nodes >= limit {
                     return Ok((nodes, solutions, false));
@@ -294,6 +314,18 @@ where
                 break;
             }
             let done = stack.pop().expect("the top");
+            if let Some(left) = done.left
+                && left != u64::from(done.given)
+            {
+                return Err(violation(
+                    Property::MovesLeftCounts,
+                    &path,
+                    format!(
+                        "moves_left said the listing held {left} moves; it gave {}",
+                        done.given
+                    ),
+                ));
+            }
             if let Some(listed) = done.child_moves
                 && listed != u64::from(done.given)
             {

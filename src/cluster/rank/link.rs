@@ -112,6 +112,7 @@ impl<P: Problem, T: Transport> Link<P, T> {
             Side::Rank(msg) => {
                 let mut sends = Vec::new();
                 let r = self.state.on_message(from, msg, Instant::now(), &mut sends);
+                self.state.work_in_pool(Instant::now());
                 self.send_all(sends);
                 r?;
             }

@@ -159,6 +159,9 @@ pub(crate) struct RankState<P: Problem, W: Workers<P::Node>> {
     /// When its request for work (an ask after its first, a `Hungry`, a
     /// `StealRequest`) went out, until work comes: the steal's round trip.
     asked_at: Option<Instant>,
+    /// Work came for the request out: its round trip ends once the work's
+    /// tasks are in the pool ([`RankState::work_in_pool`]).
+    answering: bool,
 }
 
 impl<P: Problem, W: Workers<P::Node>> RankState<P, W> {
@@ -197,6 +200,7 @@ impl<P: Problem, W: Workers<P::Node>> RankState<P, W> {
             report,
             last_progress: Instant::now(),
             asked_at: None,
+            answering: false,
         }
     }
 
@@ -538,7 +542,7 @@ impl<P: Problem, W: Workers<P::Node>> RankState<P, W> {
         }
         self.report.donations_received += 1;
         self.received.add(!self.group.contains(&from));
-        self.answered(now);
+        self.answered();
         if direct {
             self.stealing = None;
         }
@@ -568,8 +572,21 @@ impl<P: Problem, W: Workers<P::Node>> RankState<P, W> {
         self.asked_at.get_or_insert(now);
     }
 
-    /// Work came at `now`: the round trip of the request out, if any.
-    fn answered(&mut self, now: Instant) {
+    /// Work came: the round trip of the request out, if any, ends once
+    /// its tasks are in the pool.
+    fn answered(&mut self) {
+        self.answering = self.asked_at.is_some();
+    }
+
+    /// The work the message just handled brought is in the workers' pool
+    /// at `now` (its parcels made tasks, a while for a large donation):
+    /// the round trip of the request out, if any, ends. Called after
+    /// [`RankState::on_message`] by the real rank's link and the
+    /// simulator alike.
+    pub(crate) fn work_in_pool(&mut self, now: Instant) {
+        if !std::mem::take(&mut self.answering) {
+            return;
+        }
         if let Some(at) = self.asked_at.take() {
             self.report
                 .steal_round_trips
@@ -593,7 +610,7 @@ impl<P: Problem, W: Workers<P::Node>> RankState<P, W> {
                 initial_depth,
             } => {
                 if !self.terminated {
-                    self.answered(now);
+                    self.answered();
                 }
                 self.on_work(parcels, initial_depth)
             }
@@ -953,6 +970,28 @@ mod test {
             Err(RunError::BadPrefix { rank: 2, .. }) => {}
             other => panic!("{other:?}"),
         }
+    }
+
+    #[test]
+    fn a_donation_that_names_no_subtree_or_is_no_parcels_is_refused() {
+        let fake = Fake::default();
+        let now = Instant::now();
+        let mut out = Vec::new();
+        let mut r = rank(&fake, 2);
+        let stray = Parcels::from_parcels(&[Parcel::named(Prefix(vec![99]))]);
+        match r.on_donation(1, stray, 1, true, now, &mut out) {
+            Err(RunError::BadPrefix { rank: 2, prefix }) => assert_eq!(prefix, Prefix(vec![99])),
+            other => panic!("{other:?}"),
+        }
+        // Three parcels claimed in a buffer of one byte (a struct is its
+        // fields in order, in postcard's encoding).
+        let wire = postcard::to_stdvec(&(3u32, serde_bytes::Bytes::new(&[1]))).expect("encodes");
+        let short: Parcels = postcard::from_bytes(&wire).expect("a count and a buffer");
+        match r.on_donation(1, short, 1, true, now, &mut out) {
+            Err(RunError::Decode(e)) => assert!(e.to_string().contains("1 bytes"), "{e}"),
+            other => panic!("{other:?}"),
+        }
+        assert!(out.is_empty(), "{out:?}");
     }
 
     /// Whether `m` is a donation of `n` parcels to `thief`.

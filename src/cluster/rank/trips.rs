@@ -1,6 +1,8 @@
 //! The steal round trip, as a rank measures it: from its request for work
 //! (an `AskForWork` after its first, a `Hungry`, a `StealRequest`) to the
-//! `Work` or `Donation` that answers it. The first ask waits for the
+//! `Work` or `Donation` that answers it, its tasks in the pool (a large
+//! donation's parcels take a while to become tasks; builds up to
+//! `35984e8` ended the trip before they did). The first ask waits for the
 //! master's expansion and is no steal; a request the run's end leaves
 //! unanswered is not counted.
 

@@ -453,9 +453,9 @@ impl<'p, 'h, P: Problem> Sim<'p, 'h, P> {
                     _ => {}
                 }
                 let i = self.instant(*now);
-                self.ranks[rank]
-                    .state
-                    .on_message(from, msg, i, &mut sends)?;
+                let state = &mut self.ranks[rank].state;
+                state.on_message(from, msg, i, &mut sends)?;
+                state.work_in_pool(i);
             }
             Side::Terminate => {
                 let wall = *now as f64 * 1e-9;

@@ -20,7 +20,11 @@ impl<P: Problem> Searcher<'_, P> {
     /// listed and their nodes built on the scratch state, brought to each
     /// level the walk has not given away by the moves the walk took: each
     /// level's listing starts again there and skips the moves the walk was
-    /// given.
+    /// given. Where every listing says how many moves it holds
+    /// ([`Problem::moves_left`]; not in a branch and bound, whose
+    /// listings a floor may cut), the half is counted from them first and
+    /// only the levels given are built; otherwise every level's siblings
+    /// are built to count them, and the deeper half dropped.
     ///
     /// The scratch state keeps its place from one split to the next, so a
     /// split of a deep walk (UTS's binomial trees reach depth 17,844)
@@ -29,8 +33,11 @@ impl<P: Problem> Searcher<'_, P> {
     /// given away, and every move it holds above that level is still the
     /// walk's: a level's move changes only while the walk stands on it
     /// with moves to give, that is when it is not done, and only a split
-    /// marks levels done; so every level whose move (or whose very level)
+    /// marks levels done (or a bound, on the deepest level, which the walk
+    /// leaves at once); so every level whose move (or whose very level)
     /// changed since the last split is at or below a level not done now.
+    /// Counted or not, every level the scratch state goes down through
+    /// is given, so done, when the split ends.
     pub(super) fn split<C: Context<P::Node>>(&mut self, task: &Task<P::Node>, ctx: &mut C) -> bool {
         let problem = self.visitor.problem;
         let (base, depth0) = (&task.prefix, task.depth);
