@@ -58,6 +58,7 @@ mod maxsat;
 mod order;
 mod recolour;
 mod search;
+mod second;
 
 pub use graph::Graph;
 pub use search::{Node, State};

@@ -11,6 +11,7 @@
 use super::colour::{colour_classes, colour_classes_fixed};
 use super::maxsat::{Scratch, classes_as_sets, inconsistent};
 use super::recolour::recolour;
+use super::second::{Lives, Second};
 use super::{Clique, local};
 use hysolve::{Mode, Optimise, Problem};
 
@@ -23,17 +24,18 @@ use hysolve::{Mode, Optimise, Problem};
 /// second up to a fifth slower (`README.md`, "Failed literals"). 3 was
 /// measured again beside the look ahead's build: a tenth fewer nodes,
 /// brock400_4 1.17 and p_hat1500-1 1.28 times the time.
-const MAXSAT_REACH: u32 = 2;
+pub(super) const MAXSAT_REACH: u32 = 2;
 
-/// How far above the floor a child's colouring may reach and still be
-/// filtered at its parent by MaxSAT reasoning on each of its own moves
-/// (`moves_above`, the look ahead): 1, so that the child's moves tested
-/// are those its own MaxSAT cut tests at its visit (`MAXSAT_REACH`),
-/// and a child that survives is given their results. 2 and every colour
-/// cut a few more nodes (keller4 1,012 to 982 and 980, brock400_4
-/// 1,730,011 to 1,438,107 and 1,385,919) at 1.1 to 1.4 times the time
+/// How far above the floor a grandchild's colouring may reach and still
+/// be filtered by MaxSAT reasoning on each of its own moves (the look
+/// ahead's second level, `second.rs`): 1, so that the moves tested are
+/// those the grandchild's own MaxSAT cut tests at its visit
+/// (`MAXSAT_REACH`), and a grandchild that survives is given their
+/// results. 2 and every colour cut a few more nodes (keller4 1,012 to 982
+/// and 980, brock400_4 1,730,011 to 1,438,107 and 1,385,919, measured
+/// with the filter one level up) at 1.1 to 1.4 times the time
 /// (`README.md`, "The filter").
-const FILTER_REACH: u32 = 1;
+pub(super) const FILTER_REACH: u32 = 1;
 
 /// A subtree as a task carries it: a clique and its candidates, in the
 /// search's numbering.
@@ -76,11 +78,17 @@ pub struct State {
     child: Vec<u64>,
     child_order: Vec<u32>,
     child_colours: Vec<u32>,
+    /// The look ahead's second level (`second.rs`), and the grandchild it
+    /// gave a node's parent (`Grand`), copied for the node's look ahead.
+    second: Second,
+    given_order: Vec<u32>,
+    given_colours: Vec<u32>,
+    given_cuts: Vec<u32>,
 }
 
 /// The colourings of a node's children that survived the look ahead
 /// (`moves_above`), kept for their visits, with the moves of theirs that
-/// the filter cut.
+/// the second level cut (`second.rs`).
 #[derive(Default)]
 struct Ahead {
     /// For each move of the listing, its child's colouring and cuts
@@ -88,9 +96,14 @@ struct Ahead {
     at: Vec<Kept>,
     order: Vec<u32>,
     colours: Vec<u32>,
-    /// The indices, in their child's colouring, of the moves the filter
-    /// cut.
+    /// The indices, in their child's colouring, of the moves the second
+    /// level cut.
     cuts: Vec<u32>,
+    /// The colourings of the grandchildren that survived the second level
+    /// (one a child at most), and the filter's cuts of their moves.
+    grand_order: Vec<u32>,
+    grand_colours: Vec<u32>,
+    grand_cuts: Vec<u32>,
     /// The floor the look ahead ran under: a child visited under the same
     /// floor takes its cuts instead of testing its moves again.
     floor: u64,
@@ -100,6 +113,27 @@ struct Ahead {
 /// its cuts in `Ahead::cuts`.
 #[derive(Clone, Copy)]
 struct Kept {
+    start: u32,
+    len: u32,
+    cuts: u32,
+    /// How many cuts; `u32::MAX`: the second level did not test its moves.
+    cut: u32,
+    /// The moves from this index up were tested (the second level stops
+    /// at the first move that survives, from the top); the child's visit
+    /// tests those below it.
+    from: u32,
+    /// The grandchild that survived the second level.
+    grand: Grand,
+}
+
+/// The colouring of a grandchild that survived the second level (at
+/// `Ahead::grand_order` and `grand_colours`), the index in its child's
+/// colouring of the move to it, and the filter's cuts of its moves (at
+/// `Ahead::grand_cuts`).
+#[derive(Clone, Copy)]
+struct Grand {
+    /// `u32::MAX`: none.
+    at: u32,
     start: u32,
     len: u32,
     cuts: u32,
@@ -113,6 +147,14 @@ impl Kept {
         len: 0,
         cuts: 0,
         cut: u32::MAX,
+        from: 0,
+        grand: Grand {
+            at: u32::MAX,
+            start: 0,
+            len: 0,
+            cuts: 0,
+            cut: u32::MAX,
+        },
     };
 }
 
@@ -219,6 +261,10 @@ impl Problem for Clique {
             child: Vec::new(),
             child_order: vec![0; self.graph.len()],
             child_colours: vec![0; self.graph.len()],
+            second: Second::new(self.graph.len(), words),
+            given_order: Vec::new(),
+            given_colours: Vec::new(),
+            given_cuts: Vec::new(),
         };
         s.reserve(0, self.graph.len(), words);
         s
@@ -351,7 +397,9 @@ impl Optimise for Clique {
     /// reach `floor`. A candidate of the lowest colour that can is given
     /// a colour that cannot (its move is not taken) when MaxSAT reasoning
     /// shows that its neighbours cannot fill the classes below it
-    /// (`maxsat.rs`).
+    /// (`maxsat.rs`). Then the look ahead and its second level cut the
+    /// moves whose children, or every move of whose children, cannot
+    /// reach it (`second.rs`).
     #[inline]
     fn moves_above(&self, s: &mut State, floor: u64) -> u32 {
         let len = self.moves(s);
@@ -370,26 +418,27 @@ impl Optimise for Clique {
         if !s.maxsat || stop == len as usize {
             return len;
         }
-        // The cuts the parent's filter found for this node's moves under
-        // the same floor: the moves its MaxSAT cut would test, tested.
+        // The cuts the second level found for this node's moves at its
+        // parent under the same floor, and from which move up it tested
+        // them (`Kept::from`): the moves below are tested here.
         let kept = (d > 0)
             .then(|| {
                 let a = &s.ahead[d - 1];
                 a.at.get(s.taken[d - 1] as usize)
                     .filter(|k| k.cut != u32::MAX && a.floor == floor)
-                    .map(|k| &a.cuts[k.cuts as usize..(k.cuts + k.cut) as usize])
+                    .map(|k| {
+                        let cuts = &a.cuts[k.cuts as usize..(k.cuts + k.cut) as usize];
+                        (cuts, k.from as usize)
+                    })
             })
             .flatten();
-        if let Some(cuts) = kept {
-            for &j in cuts {
-                colours[j as usize] = low;
-            }
-        } else if colours[stop] <= low.saturating_add(MAXSAT_REACH) {
+        let tested = kept.map_or(len as usize, |(_, from)| from.min(len as usize));
+        if stop < tested && colours[stop] <= low.saturating_add(MAXSAT_REACH) {
             // The classes below the highest tested, as sets.
             let top = (low.saturating_add(MAXSAT_REACH)).min(colours[len as usize - 1]) as usize;
             let classes = &mut s.sat_classes;
             classes_as_sets(classes, order, colours, top, words);
-            for i in stop..len as usize {
+            for i in stop..tested {
                 let c = colours[i];
                 if c > low.saturating_add(MAXSAT_REACH) {
                     break;
@@ -413,13 +462,48 @@ impl Optimise for Clique {
                 }
             }
         }
+        // After the tests: the classes above were made of the colours
+        // before any cut.
+        if let Some((cuts, _)) = kept {
+            for &j in cuts {
+                colours[j as usize] = low;
+            }
+        }
         // The look ahead (CliSAT's filtering phase): each move left is
         // tried before the walk takes it, by colouring its child's
         // candidates; a child that cannot reach the floor is cut here, not
         // visited, and a child that can keeps its colouring for its visit
-        // (`moves`), so no colouring is made twice. Graphs of up to 2,048
-        // vertices (the widths compiled in).
+        // (`moves`), so no colouring is made twice. Then its second level
+        // (`second.rs`): the child's visit made here, its moves tested
+        // from the top until one survives; a child none of whose moves
+        // survives is cut too. Graphs of up to 2,048 vertices (the widths
+        // compiled in).
         if low >= 1 && words <= 32 && colours[stop..].iter().any(|&c| c > low) {
+            // The grandchild the second level at the parent kept for one
+            // of this node's moves: its colouring, and its filter's cuts
+            // where they hold under this floor.
+            let mut given: Option<(usize, bool)> = None;
+            if d > 0 {
+                let a = &s.ahead[d - 1];
+                if let Some(k) = a.at.get(s.taken[d - 1] as usize)
+                    && k.grand.at != u32::MAX
+                {
+                    let g = k.grand;
+                    let (start, end) = (g.start as usize, (g.start + g.len) as usize);
+                    s.given_order.clear();
+                    s.given_order.extend_from_slice(&a.grand_order[start..end]);
+                    s.given_colours.clear();
+                    s.given_colours
+                        .extend_from_slice(&a.grand_colours[start..end]);
+                    let cuts = g.cut != u32::MAX && a.floor == floor;
+                    s.given_cuts.clear();
+                    if cuts {
+                        let (start, end) = (g.cuts as usize, (g.cuts + g.cut) as usize);
+                        s.given_cuts.extend_from_slice(&a.grand_cuts[start..end]);
+                    }
+                    given = Some((g.at as usize, cuts));
+                }
+            }
             // The candidates before each move, grown as the moves go up.
             let before = &mut s.before;
             before.clear();
@@ -435,6 +519,9 @@ impl Optimise for Clique {
             ahead.order.clear();
             ahead.colours.clear();
             ahead.cuts.clear();
+            ahead.grand_order.clear();
+            ahead.grand_colours.clear();
+            ahead.grand_cuts.clear();
             ahead.floor = floor;
             for i in stop..len as usize {
                 let (v, c) = (order[i] as usize, colours[i]);
@@ -442,64 +529,80 @@ impl Optimise for Clique {
                     for ((x, b), r) in child.iter_mut().zip(before.iter()).zip(self.graph.row(v)) {
                         *x = b & r;
                     }
-                    let row = |u| self.graph.row(u);
-                    let k = by_width!(
-                        words,
-                        colour_classes_fixed(child, row, &mut s.child_order, &mut s.child_colours),
-                        0
-                    );
+                    let given_here = given.filter(|&(at, _)| at == i);
+                    let k = if given_here.is_some() {
+                        let k = s.given_order.len();
+                        s.child_order[..k].copy_from_slice(&s.given_order);
+                        s.child_colours[..k].copy_from_slice(&s.given_colours);
+                        k
+                    } else {
+                        let row = |u| self.graph.row(u);
+                        by_width!(
+                            words,
+                            colour_classes_fixed(
+                                child,
+                                row,
+                                &mut s.child_order,
+                                &mut s.child_colours
+                            ),
+                            0
+                        )
+                    };
                     let top = if k == 0 { 0 } else { s.child_colours[k - 1] };
-                    // The filter (CliSAT's SAT-based filtering): a child
-                    // whose colouring reaches the floor, by at most
-                    // `FILTER_REACH` colours, is cut where MaxSAT
-                    // reasoning cuts each of its moves that could reach
-                    // it (those of colours `low` and up), each tested as
-                    // its own visit's MaxSAT cut would. A child that
-                    // survives keeps the cuts found for its visit.
-                    let cuts = ahead.cuts.len();
-                    let tested = top >= low && top <= low + FILTER_REACH;
+                    let mut kept = Kept {
+                        start: ahead.order.len() as u32,
+                        len: k as u32,
+                        cuts: ahead.cuts.len() as u32,
+                        ..Kept::NONE
+                    };
                     let mut dead = top < low;
-                    if tested {
-                        let (order, colours) = (&s.child_order[..k], &s.child_colours[..k]);
-                        let classes = &mut s.sat_classes;
-                        classes_as_sets(classes, order, colours, top as usize, words);
-                        dead = true;
-                        for j in (0..k).rev().take_while(|&j| colours[j] >= low) {
-                            let c = colours[j];
-                            // `c - low + 1` sets: the grandchild's bound
-                            // `1 + (c - 1) - need` falls below the `low`
-                            // vertices the child needs.
-                            let need = c - low + 1;
-                            let r = inconsistent(
-                                classes,
-                                c as usize - 1,
-                                words,
-                                self.graph.row(order[j] as usize),
-                                |u| self.graph.row(u),
-                                &mut s.sat,
-                                need,
-                            );
-                            if r >= need {
-                                ahead.cuts.push(j as u32);
-                            } else {
-                                dead = false;
+                    if !dead && low >= 2 {
+                        let known = given_here
+                            .filter(|&(_, cuts)| cuts)
+                            .map(|_| &s.given_cuts[..]);
+                        match self.second_level(
+                            &mut s.second,
+                            &mut s.sat,
+                            &mut s.sat_classes,
+                            child,
+                            &s.child_order[..k],
+                            &s.child_colours[..k],
+                            low,
+                            known,
+                        ) {
+                            None => dead = true,
+                            Some(Lives { at, tested, from }) => {
+                                let second = &s.second;
+                                kept.cut = second.cuts.len() as u32;
+                                kept.from = from as u32;
+                                ahead.cuts.extend_from_slice(&second.cuts);
+                                kept.grand = Grand {
+                                    at: at as u32,
+                                    start: ahead.grand_order.len() as u32,
+                                    len: second.len as u32,
+                                    cuts: ahead.grand_cuts.len() as u32,
+                                    cut: if tested {
+                                        second.grand_cuts.len() as u32
+                                    } else {
+                                        u32::MAX
+                                    },
+                                };
+                                ahead
+                                    .grand_order
+                                    .extend_from_slice(&second.order[..second.len]);
+                                ahead
+                                    .grand_colours
+                                    .extend_from_slice(&second.colours[..second.len]);
+                                if tested {
+                                    ahead.grand_cuts.extend_from_slice(&second.grand_cuts);
+                                }
                             }
                         }
                     }
                     if dead {
                         colours[i] = low;
-                        ahead.cuts.truncate(cuts);
                     } else {
-                        ahead.at[i] = Kept {
-                            start: ahead.order.len() as u32,
-                            len: k as u32,
-                            cuts: cuts as u32,
-                            cut: if tested {
-                                (ahead.cuts.len() - cuts) as u32
-                            } else {
-                                u32::MAX
-                            },
-                        };
+                        ahead.at[i] = kept;
                         ahead.order.extend_from_slice(&s.child_order[..k]);
                         ahead.colours.extend_from_slice(&s.child_colours[..k]);
                     }
@@ -572,11 +675,11 @@ mod test {
     use hysolve::advanced::optimum;
     use hysolve::{Mode, Optimise, Problem};
 
-    /// The look ahead (with the MaxSAT cut and the filter, whose cuts a
-    /// child visited under its parent's floor takes over) finds the
-    /// clique number the plain colouring finds, and a clique of that
-    /// size; the dense graphs are those whose children the filter tests
-    /// most.
+    /// The look ahead (with the MaxSAT cut and the second level, whose
+    /// cuts, and the grandchild it kept, a child visited under its
+    /// parent's floor takes over) finds the clique number the plain
+    /// colouring finds, and a clique of that size; the dense graphs are
+    /// those whose children the second level tests most.
     #[test]
     fn the_look_ahead_keeps_the_optimum() {
         for (n, p, seed) in [
