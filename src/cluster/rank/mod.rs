@@ -840,6 +840,11 @@ mod test {
             .collect()
     }
 
+    /// A donation of `n` such parcels, packed as it travels.
+    fn donation(n: usize) -> Parcels {
+        Parcels::from_parcels(&parcels(n))
+    }
+
     fn is_ask(m: &(usize, Message)) -> bool {
         matches!(m, (0, Message::AskForWork { .. }))
     }
@@ -870,15 +875,8 @@ mod test {
         let (now, mut out) = (Instant::now(), Vec::new());
         r.start(now, &mut out);
         r.on_work(parcels(2), 1).unwrap();
-        r.on_donation(
-            0,
-            Parcels::from_parcels(&parcels(1)),
-            1,
-            false,
-            now,
-            &mut out,
-        )
-        .unwrap();
+        r.on_donation(0, donation(1), 1, false, now, &mut out)
+            .unwrap();
         *fake.holding.borrow_mut() = true;
         r.on_event(PoolEvent::Idle, now, &mut out);
         assert!(out.len() == 1 && r.busy());
@@ -931,15 +929,8 @@ mod test {
         ));
         // Hungry: idle workers leave a core, its manager polls fast.
         assert!(r.awaits_answer());
-        r.on_donation(
-            0,
-            Parcels::from_parcels(&parcels(1)),
-            1,
-            false,
-            now,
-            &mut out,
-        )
-        .unwrap();
+        r.on_donation(0, donation(1), 1, false, now, &mut out)
+            .unwrap();
         assert!(!r.awaits_answer());
         r.on_event(PoolEvent::Hungry, now, &mut out);
         assert!(matches!(
@@ -1046,15 +1037,8 @@ mod test {
         r.start(now, &mut out);
         // A donation from another rank arrives first: the rank works, and
         // its later messages say it received one.
-        r.on_donation(
-            0,
-            Parcels::from_parcels(&parcels(2)),
-            1,
-            false,
-            now,
-            &mut out,
-        )
-        .unwrap();
+        r.on_donation(0, donation(2), 1, false, now, &mut out)
+            .unwrap();
         assert!(r.busy() && r.report().donations_received == 1);
         // A request the master made before it had heard the rank's ask
         // (it had handled none of its asks) is void.
@@ -1144,15 +1128,8 @@ mod test {
         r.on_work(parcels(1), 1).unwrap();
         r.on_event(PoolEvent::Idle, now, &mut out);
         assert!(steal_to(&out[1]).is_some());
-        r.on_donation(
-            0,
-            Parcels::from_parcels(&parcels(3)),
-            1,
-            true,
-            now,
-            &mut out,
-        )
-        .unwrap();
+        r.on_donation(0, donation(3), 1, true, now, &mut out)
+            .unwrap();
         assert!(r.busy() && r.report().donations_received == 1);
         assert_eq!(fake.injected.borrow().len(), 4);
         // Dry again: a new steal, and after its one refusal, the ask,
@@ -1237,15 +1214,8 @@ mod test {
         r.on_donate_request(2, 1, now, &mut out);
         assert!(r.owes_donation() && out.len() == 5);
         *fake.donation.borrow_mut() = Some((vec![task(1)], false));
-        r.on_donation(
-            0,
-            Parcels::from_parcels(&parcels(2)),
-            1,
-            true,
-            now,
-            &mut out,
-        )
-        .unwrap();
+        r.on_donation(0, donation(2), 1, true, now, &mut out)
+            .unwrap();
         assert!(matches!(
             &out[5],
             (2, Message::Donation { direct: false, .. })
