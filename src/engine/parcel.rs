@@ -18,6 +18,9 @@ use super::problem::Problem;
 use super::task::Task;
 use serde::{Deserialize, Serialize};
 
+/// The most parcels a donation reserves room for before it reads them.
+const ROOM_MOST: usize = 4096;
+
 /// A subtree as it crosses ranks: its prefix, and its node encoded where the problem can (a node is cheaper to send than to replay).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub(crate) struct Parcel {
@@ -175,11 +178,13 @@ impl Parcels {
         self.count as usize
     }
 
-    /// Room for the parcels a buffer can hold (each takes at least three
-    /// bytes: its depth, its prefix's length and whether it has a node),
-    /// so that a corrupt count allocates nothing it could not fill.
+    /// Room to reserve for the parcels: no more than the buffer can hold
+    /// (each takes at least three bytes: its depth, its prefix's length
+    /// and whether it has a node), and no more than [`ROOM_MOST`], so a
+    /// corrupt count reserves little (a task is some 25 times a parcel's
+    /// least bytes); past it the list grows as parcels are read.
     fn room(&self) -> usize {
-        self.len().min(self.bytes.len() / 3)
+        self.len().min(self.bytes.len() / 3).min(ROOM_MOST)
     }
 
     /// The buffer's length in bytes.
@@ -256,6 +261,22 @@ impl From<postcard::Error> for Unpacked {
 mod test {
     use super::*;
     use crate::engine::fixtures::Queens;
+
+    /// A count that its bytes cannot hold reserves room for what they
+    /// can, and never more than `ROOM_MOST`, and is refused.
+    #[test]
+    fn a_corrupt_count_reserves_little_and_is_refused() {
+        let claim = |n: u32, bytes: usize| -> Parcels {
+            let wire = postcard::to_stdvec(&(n, serde_bytes::Bytes::new(&vec![0; bytes])))
+                .expect("encodes");
+            postcard::from_bytes(&wire).expect("a count and a buffer")
+        };
+        assert_eq!(claim(u32::MAX, 30).room(), 10);
+        assert_eq!(claim(u32::MAX, 1 << 20).room(), ROOM_MOST);
+        assert_eq!(claim(5, 1 << 20).room(), 5);
+        let q = Queens::new(6);
+        assert!(claim(u32::MAX, 1 << 20).tasks(&q, Mode::Count).is_err());
+    }
 
     /// Every node of the first `depth` levels of 6-Queens as a task, with
     /// its whole path, or its path down to `keep` (as a problem that

@@ -159,9 +159,11 @@ pub(crate) struct RankState<P: Problem, W: Workers<P::Node>> {
     /// When its request for work (an ask after its first, a `Hungry`, a
     /// `StealRequest`) went out, until work comes: the steal's round trip.
     asked_at: Option<Instant>,
-    /// Work came for the request out: its round trip ends once the work's
-    /// tasks are in the pool ([`RankState::work_in_pool`]).
-    answering: bool,
+    /// When the request that work just answered went out: its round trip
+    /// ends once the work's tasks are in the pool
+    /// ([`RankState::work_in_pool`]), and a request made meanwhile (the
+    /// work handed on at once) starts a trip of its own.
+    answered_at: Option<Instant>,
 }
 
 impl<P: Problem, W: Workers<P::Node>> RankState<P, W> {
@@ -200,7 +202,7 @@ impl<P: Problem, W: Workers<P::Node>> RankState<P, W> {
             report,
             last_progress: Instant::now(),
             asked_at: None,
-            answering: false,
+            answered_at: None,
         }
     }
 
@@ -575,7 +577,7 @@ impl<P: Problem, W: Workers<P::Node>> RankState<P, W> {
     /// Work came: the round trip of the request out, if any, ends once
     /// its tasks are in the pool.
     fn answered(&mut self) {
-        self.answering = self.asked_at.is_some();
+        self.answered_at = self.asked_at.take();
     }
 
     /// The work the message just handled brought is in the workers' pool
@@ -584,10 +586,7 @@ impl<P: Problem, W: Workers<P::Node>> RankState<P, W> {
     /// [`RankState::on_message`] by the real rank's link and the
     /// simulator alike.
     pub(crate) fn work_in_pool(&mut self, now: Instant) {
-        if !std::mem::take(&mut self.answering) {
-            return;
-        }
-        if let Some(at) = self.asked_at.take() {
+        if let Some(at) = self.answered_at.take() {
             self.report
                 .steal_round_trips
                 .record(now.saturating_duration_since(at));

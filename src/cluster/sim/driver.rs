@@ -330,10 +330,15 @@ impl<'p, 'h, P: Problem> Sim<'p, 'h, P> {
         if events.is_empty() {
             return;
         }
+        // In time order: a donation is stamped after its split
+        // (`pool.rs`, `walk`), later than what the pool's next steps
+        // report, which must not wait behind it.
         let mut first = Ns::MAX;
+        let queue = &mut self.ranks[rank].events;
         for (at, event) in events {
             first = first.min(at);
-            self.ranks[rank].events.push_back((at, event));
+            let i = queue.partition_point(|e| e.0 <= at);
+            queue.insert(i, (at, event));
         }
         let at = first.max(self.ranks[rank].busy_until);
         self.schedule_poll(rank, at);

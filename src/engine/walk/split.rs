@@ -36,8 +36,10 @@ impl<P: Problem> Searcher<'_, P> {
     /// marks levels done (or a bound, on the deepest level, which the walk
     /// leaves at once); so every level whose move (or whose very level)
     /// changed since the last split is at or below a level not done now.
-    /// Counted or not, every level the scratch state goes down through
-    /// is given, so done, when the split ends.
+    /// Counted, every level the scratch state goes down through is given,
+    /// so done, when the split ends; built, it goes down through every
+    /// level not done and leaves those past the half not done, which the
+    /// next split first undoes back to the shallowest of them.
     pub(super) fn split<C: Context<P::Node>>(&mut self, task: &Task<P::Node>, ctx: &mut C) -> bool {
         let problem = self.visitor.problem;
         let (base, depth0) = (&task.prefix, task.depth);
