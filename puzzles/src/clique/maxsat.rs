@@ -78,6 +78,28 @@ pub(super) fn classes_as_sets(
     }
 }
 
+/// The MaxSAT cut of a move, at a node whose moves of colours up to
+/// `cannot` cannot reach the floor: the move of colour `c` (its
+/// candidates `mask`, its neighbours among the classes below `c`) is cut
+/// where those classes hold `c - cannot` disjoint inconsistent sets, for
+/// a clique through it then has at most `1 + (c - 1) - (c - cannot)`,
+/// that is `cannot`, vertices. The one rule the node's own cut, the look
+/// ahead's second level and its filter on a grandchild apply, each at
+/// its own depth (`search.rs`, `second.rs`).
+#[inline]
+pub(super) fn cuts_move<'g>(
+    classes: &[u64],
+    words: usize,
+    c: u32,
+    cannot: u32,
+    mask: &[u64],
+    row: impl Fn(usize) -> &'g [u64],
+    scratch: &mut Scratch,
+) -> bool {
+    let need = c - cannot;
+    inconsistent(classes, c as usize - 1, words, mask, row, scratch, need) >= need
+}
+
 /// Disjoint inconsistent sets of the `k` colour classes in `classes`
 /// restricted to `mask` (class `c` at `classes[c * words..]`, each an
 /// independent set of the graph whose neighbourhoods `row` gives; an

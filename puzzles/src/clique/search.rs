@@ -9,7 +9,7 @@
 //! siblings, so every clique lies under exactly one path.
 
 use super::colour::{colour_classes, colour_classes_fixed};
-use super::maxsat::{Scratch, classes_as_sets, inconsistent};
+use super::maxsat::{Scratch, classes_as_sets, cuts_move};
 use super::recolour::recolour;
 use super::second::{Lives, Second};
 use super::{Clique, local};
@@ -78,12 +78,8 @@ pub struct State {
     child: Vec<u64>,
     child_order: Vec<u32>,
     child_colours: Vec<u32>,
-    /// The look ahead's second level (`second.rs`), and the grandchild it
-    /// gave a node's parent (`Grand`), copied for the node's look ahead.
+    /// The look ahead's second level's scratch (`second.rs`).
     second: Second,
-    given_order: Vec<u32>,
-    given_colours: Vec<u32>,
-    given_cuts: Vec<u32>,
 }
 
 /// The colourings of a node's children that survived the look ahead
@@ -262,9 +258,6 @@ impl Problem for Clique {
             child_order: vec![0; self.graph.len()],
             child_colours: vec![0; self.graph.len()],
             second: Second::new(self.graph.len(), words),
-            given_order: Vec::new(),
-            given_colours: Vec::new(),
-            given_cuts: Vec::new(),
         };
         s.reserve(0, self.graph.len(), words);
         s
@@ -445,19 +438,16 @@ impl Optimise for Clique {
                 }
                 // The candidates of its move: its neighbours among the
                 // classes below its own (those of its own class are not).
-                let below = c as usize - 1;
-                let need = c - low;
-                let r = inconsistent(
+                let row = |v| self.graph.row(v);
+                if cuts_move(
                     classes,
-                    below,
                     words,
-                    self.graph.row(order[i] as usize),
-                    |v| self.graph.row(v),
+                    c,
+                    low,
+                    row(order[i] as usize),
+                    row,
                     &mut s.sat,
-                    need,
-                );
-                if r >= need {
-                    // At most 1 + below - r <= low: it cannot reach the floor.
+                ) {
                     colours[i] = low;
                 }
             }
@@ -479,31 +469,22 @@ impl Optimise for Clique {
         // survives is cut too. Graphs of up to 2,048 vertices (the widths
         // compiled in).
         if low >= 1 && words <= 32 && colours[stop..].iter().any(|&c| c > low) {
-            // The grandchild the second level at the parent kept for one
-            // of this node's moves: its colouring, and its filter's cuts
+            // This node's look ahead, and its parent's, whose second level
+            // kept a grandchild for one of this node's moves: the move's
+            // index, the grandchild's colouring, and its filter's cuts
             // where they hold under this floor.
-            let mut given: Option<(usize, bool)> = None;
-            if d > 0 {
-                let a = &s.ahead[d - 1];
-                if let Some(k) = a.at.get(s.taken[d - 1] as usize)
-                    && k.grand.at != u32::MAX
-                {
-                    let g = k.grand;
+            let (up, here) = s.ahead.split_at_mut(d);
+            let ahead = &mut here[0];
+            let given = up.last().and_then(|a| {
+                let g = a.at.get(s.taken[d - 1] as usize)?.grand;
+                (g.at != u32::MAX).then(|| {
                     let (start, end) = (g.start as usize, (g.start + g.len) as usize);
-                    s.given_order.clear();
-                    s.given_order.extend_from_slice(&a.grand_order[start..end]);
-                    s.given_colours.clear();
-                    s.given_colours
-                        .extend_from_slice(&a.grand_colours[start..end]);
-                    let cuts = g.cut != u32::MAX && a.floor == floor;
-                    s.given_cuts.clear();
-                    if cuts {
-                        let (start, end) = (g.cuts as usize, (g.cuts + g.cut) as usize);
-                        s.given_cuts.extend_from_slice(&a.grand_cuts[start..end]);
-                    }
-                    given = Some((g.at as usize, cuts));
-                }
-            }
+                    let cuts = (g.cut != u32::MAX && a.floor == floor)
+                        .then(|| &a.grand_cuts[g.cuts as usize..(g.cuts + g.cut) as usize]);
+                    let colouring = (&a.grand_order[start..end], &a.grand_colours[start..end]);
+                    (g.at as usize, colouring, cuts)
+                })
+            });
             // The candidates before each move, grown as the moves go up.
             let before = &mut s.before;
             before.clear();
@@ -513,7 +494,6 @@ impl Optimise for Clique {
             }
             let child = &mut s.child;
             child.resize(words, 0);
-            let ahead = &mut s.ahead[d];
             ahead.at.clear();
             ahead.at.resize(len as usize, Kept::NONE);
             ahead.order.clear();
@@ -529,11 +509,11 @@ impl Optimise for Clique {
                     for ((x, b), r) in child.iter_mut().zip(before.iter()).zip(self.graph.row(v)) {
                         *x = b & r;
                     }
-                    let given_here = given.filter(|&(at, _)| at == i);
-                    let k = if given_here.is_some() {
-                        let k = s.given_order.len();
-                        s.child_order[..k].copy_from_slice(&s.given_order);
-                        s.child_colours[..k].copy_from_slice(&s.given_colours);
+                    let given_here = given.filter(|&(at, _, _)| at == i);
+                    let k = if let Some((_, (order, colours), _)) = given_here {
+                        let k = order.len();
+                        s.child_order[..k].copy_from_slice(order);
+                        s.child_colours[..k].copy_from_slice(colours);
                         k
                     } else {
                         let row = |u| self.graph.row(u);
@@ -557,9 +537,7 @@ impl Optimise for Clique {
                     };
                     let mut dead = top < low;
                     if !dead && low >= 2 {
-                        let known = given_here
-                            .filter(|&(_, cuts)| cuts)
-                            .map(|_| &s.given_cuts[..]);
+                        let known = given_here.and_then(|(_, _, cuts)| cuts);
                         match self.second_level(
                             &mut s.second,
                             &mut s.sat,

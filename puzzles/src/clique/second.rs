@@ -27,7 +27,7 @@
 
 use super::Clique;
 use super::colour::colour_classes_fixed;
-use super::maxsat::{Scratch, classes_as_sets, inconsistent};
+use super::maxsat::{Scratch, classes_as_sets, cuts_move};
 use super::search::{FILTER_REACH, MAXSAT_REACH};
 
 /// The second level's scratch, and what it found of the last child that
@@ -128,9 +128,9 @@ impl Clique {
                     classes_as_sets(sat_classes, order, colours, top.min(window) as usize, words);
                     built = true;
                 }
-                let need = c - (low - 1);
-                if inconsistent(sat_classes, c as usize - 1, words, row(u), row, sat, need) >= need
-                {
+                // The child's moves of colours up to `low - 1` cannot
+                // reach the floor.
+                if cuts_move(sat_classes, words, c, low - 1, row(u), row, sat) {
                     second.cuts.push(j as u32);
                     continue;
                 }
@@ -156,18 +156,10 @@ impl Clique {
                 second.grand_cuts.clear();
                 let moves = kg - gc.partition_point(|&c| c < low - 1);
                 for j2 in (kg - moves..kg).rev() {
-                    let c = gc[j2];
-                    let need = c + 2 - low;
-                    let r = inconsistent(
-                        &second.classes,
-                        c as usize - 1,
-                        words,
-                        row(go[j2] as usize),
-                        row,
-                        sat,
-                        need,
-                    );
-                    if r >= need {
+                    // The grandchild's moves of colours up to `low - 2`
+                    // cannot reach the floor.
+                    let (c, v) = (gc[j2], go[j2] as usize);
+                    if cuts_move(&second.classes, words, c, low - 2, row(v), row, sat) {
                         second.grand_cuts.push(j2 as u32);
                     }
                 }
