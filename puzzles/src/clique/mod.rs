@@ -59,6 +59,7 @@ mod order;
 mod recolour;
 mod search;
 mod second;
+mod tabucol;
 
 pub use graph::Graph;
 pub use search::{Node, State};

@@ -12,12 +12,19 @@
 //! against 6,746; it walked fewer where the colouring met the clique
 //! number, gen400_p0.9_75 401 nodes against 18,288.
 //!
+//! The colouring is iterated greedy's, then a colour fewer at a time by
+//! tabu search (`tabucol.rs`) while that finds one: hamming8-4's 32
+//! colours become 16, its clique number, and gen200_p0.9_44's 50 and
+//! gen200_p0.9_55's 66 their cliques' 44 and 55, so the search of each is
+//! one node.
+//!
 //! The clique the local searches met is kept: the root's listing ends
 //! below the colours that cannot beat it (`search.rs`, `known_end`), as
 //! CliSAT's first level starts past the clique its heuristic found.
 
 use super::graph::Graph;
 use super::local;
+use super::tabucol;
 
 /// Rounds of Culberson's iterated greedy colouring: each colours the
 /// vertices first fit in the order of the last round's classes, the last
@@ -25,15 +32,29 @@ use super::local;
 /// took no fewer colours than 20 on the shared graphs.
 const ROUNDS: usize = 20;
 
+/// The effort of each step of the tabu descent that takes a colour away
+/// from the greedy colouring (a unit is a move looked at, 2 to 4 ns here),
+/// and of the whole descent. One step from 56 colours to 55 on
+/// gen200_p0.9_55 took over 1,000,000; the whole descent from 32 colours
+/// to 16 on hamming8-4 358,026 (`README.md`, "The numbering").
+const TABU_STEP: u64 = 2_000_000;
+const TABU_TOTAL: u64 = 40_000_000;
+
+/// Greedy colourings of more than `TABU_NEAR` tenths of the quick search's
+/// clique are not taken to the tabu descent, which there would descend a
+/// long way for nothing (without the gate it cost p_hat1500-1, 78 colours
+/// for 10, 68 ms, and p_hat300-2, 45 for 25, 49 ms; with it 24). hamming8-4
+/// (32 for 16) and the gen graphs (at most 1.5) are taken.
+const TABU_NEAR: usize = 20;
+
 /// The effort (about a nanosecond a unit, `local.rs`) of the quick local
 /// search that tells whether the colouring may be near the clique number.
 const QUICK: u64 = 2_000_000;
 
-/// Colourings of more than `NEAR` tenths of the quick search's clique are
-/// not tried: keller4 (21 colours for 11), hamming8-4 (32 for 16) and
-/// p_hat300-3 (70 for 34) are not; gen400_p0.9_75 (75 colours, its quick
-/// search 49, the clique 75), the other gen graphs, C125.9 and MANN_a27
-/// are.
+/// Colourings (after the tabu descent) of more than `NEAR` tenths of the
+/// quick search's clique are not tried: keller4 (15 colours for 11) and
+/// p_hat300-3 (62 for 34) are not; gen400_p0.9_75 (75 colours, its quick
+/// search 49, the clique 75), C125.9 and MANN_a27 are.
 const NEAR: usize = 16;
 
 /// The effort of the local search that tries to meet the colouring's
@@ -47,8 +68,13 @@ pub(super) fn numbering(graph: &Graph) -> (Vec<usize>, Vec<usize>) {
     let degeneracy = graph.degeneracy_order();
     let g = graph.renumbered(&degeneracy);
     let classes = iterated_greedy(&g);
+    let mut clique = local::search(&g, QUICK, 1, 1, classes.len()).map_or(Vec::new(), |f| f.clique);
+    let classes = if classes.len() * 10 <= clique.len() * TABU_NEAR {
+        fewer_colours(&g, classes, clique.len())
+    } else {
+        classes
+    };
     let k = classes.len();
-    let mut clique = local::search(&g, QUICK, 1, 1, k).map_or(Vec::new(), |f| f.clique);
     if clique.len() < k && k * 10 <= clique.len() * NEAR {
         let proof = local::search(&g, PROOF, 1, 1, k).map_or(Vec::new(), |f| f.clique);
         if proof.len() > clique.len() {
@@ -56,7 +82,7 @@ pub(super) fn numbering(graph: &Graph) -> (Vec<usize>, Vec<usize>) {
         }
     }
     let clique: Vec<usize> = clique.iter().map(|&v| v as usize).collect();
-    if clique.len() < k {
+    if clique.len() < classes.len() {
         return (degeneracy, clique);
     }
     // Renumbered class by class: `at[v]` is the new number of `g`'s `v`.
@@ -69,6 +95,24 @@ pub(super) fn numbering(graph: &Graph) -> (Vec<usize>, Vec<usize>) {
         flat.iter().map(|&v| degeneracy[v]).collect(),
         clique.iter().map(|&v| at[v]).collect(),
     )
+}
+
+/// `classes`, a colouring of `graph`, with colours taken away one at a
+/// time by tabu search (`tabucol.rs`) down to `floor`, a clique's size:
+/// each step has `TABU_STEP` units of effort, all of them `TABU_TOTAL`, and
+/// the first step that finds no colouring ends the descent.
+fn fewer_colours(graph: &Graph, mut classes: Vec<Vec<usize>>, floor: usize) -> Vec<Vec<usize>> {
+    let mut spent = 0;
+    while classes.len() > floor && spent < TABU_TOTAL {
+        let effort = TABU_STEP.min(TABU_TOTAL - spent);
+        let (fewer, used) = tabucol::colour(graph, classes.len() - 1, &classes, effort, 1);
+        spent += used;
+        match fewer {
+            Some(fewer) => classes = fewer.into_iter().filter(|c| !c.is_empty()).collect(),
+            None => break,
+        }
+    }
+    classes
 }
 
 /// A colouring of `graph` by iterated greedy: its classes, each a list of
@@ -144,6 +188,21 @@ mod test {
                 "{order:?}"
             );
         }
+    }
+
+    /// hamming8-4's greedy colouring takes 32 colours; the tabu descent
+    /// finds one in 16, its clique number, and the colour order follows.
+    #[test]
+    fn hamming8_4_is_ordered_by_a_colouring_its_clique_meets() {
+        let g = families::hamming(8, 4).unwrap();
+        let (order, clique) = numbering(&g);
+        assert_eq!(clique.len(), 16);
+        assert_ne!(order, g.degeneracy_order());
+        let r = g.renumbered(&order);
+        assert!(r.is_clique(&clique));
+        // Sixteen runs of consecutive numbers, each independent.
+        let classes = super::iterated_greedy(&r);
+        assert_eq!(classes.len(), 16, "the numbering's classes, first fit");
     }
 
     /// A random graph's greedy colouring is far above its clique number:
