@@ -69,18 +69,26 @@ pub(super) fn numbering(graph: &Graph) -> (Vec<usize>, Vec<usize>) {
     let g = graph.renumbered(&degeneracy);
     let classes = iterated_greedy(&g);
     let mut clique = local::search(&g, QUICK, 1, 1, classes.len()).map_or(Vec::new(), |f| f.clique);
-    let classes = if classes.len() * 10 <= clique.len() * TABU_NEAR {
+    // The longer local search where the colouring is near the quick
+    // clique, before the descent and, if the descent came near, after it.
+    let mut proved = false;
+    let mut prove = |clique: &mut Vec<u32>, k: usize| {
+        if !proved && clique.len() < k && k * 10 <= clique.len() * NEAR {
+            proved = true;
+            let proof = local::search(&g, PROOF, 1, 1, k).map_or(Vec::new(), |f| f.clique);
+            if proof.len() > clique.len() {
+                *clique = proof;
+            }
+        }
+    };
+    prove(&mut clique, classes.len());
+    let classes = if clique.len() < classes.len() && classes.len() * 10 <= clique.len() * TABU_NEAR
+    {
         fewer_colours(&g, classes, clique.len())
     } else {
         classes
     };
-    let k = classes.len();
-    if clique.len() < k && k * 10 <= clique.len() * NEAR {
-        let proof = local::search(&g, PROOF, 1, 1, k).map_or(Vec::new(), |f| f.clique);
-        if proof.len() > clique.len() {
-            clique = proof;
-        }
-    }
+    prove(&mut clique, classes.len());
     let clique: Vec<usize> = clique.iter().map(|&v| v as usize).collect();
     if clique.len() < classes.len() {
         return (degeneracy, clique);
