@@ -91,10 +91,14 @@ pub(super) fn idle_poll_max(rank: usize, load: u64) -> Ns {
 }
 
 /// The longest pause between two looks at `rank`'s messages while it
-/// works, with `load` workers a core: its workers look on their clock,
-/// more often than its manager's longest pause.
-pub(super) fn poll_max(rank: usize, load: u64) -> Ns {
-    (WORKER_POLL * load.max(1)).min(manager_poll_max(rank, load))
+/// works, with `threads` workers and `load` workers a core: each worker
+/// looks on a clock of its own (`engine/pool/poll.rs`), so the rank looks
+/// `threads` times an interval, more often than its manager's longest
+/// pause.
+pub(super) fn poll_max(rank: usize, load: u64, threads: usize) -> Ns {
+    (WORKER_POLL * load.max(1))
+        .div_ceil(threads.max(1) as Ns)
+        .min(manager_poll_max(rank, load))
 }
 
 /// The longest pause of `rank`'s manager alone, with `load` workers a core.
@@ -157,8 +161,10 @@ mod test {
         assert_eq!(manager_poll_max(3, 32), 32_000_000);
         assert_eq!(manager_poll_max(3, 1_000), 64_000_000);
         assert_eq!(manager_poll_max(0, 32), POLL_MAX);
-        assert_eq!(poll_max(3, 32), 640_000);
-        assert_eq!(poll_max(0, 1), WORKER_POLL);
+        assert_eq!(poll_max(3, 32, 1), 640_000);
+        assert_eq!(poll_max(3, 32, 16), 40_000);
+        assert_eq!(poll_max(0, 1, 1), WORKER_POLL);
+        assert_eq!(poll_max(0, 1, 16), WORKER_POLL / 16);
         // 20 + 40 + ... + 20,480 µs = 40,940 µs, then 32 ms apart.
         assert_eq!(next_poll(0, 100_000_000, 32_000_000), 104_940_000);
         // Busy workers look every 20 µs; a rank that waits spins.

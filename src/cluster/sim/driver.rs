@@ -171,7 +171,7 @@ pub(super) fn run<P: Problem>(problem: &Arc<P>, config: &SimConfig) -> Result<Si
                 active: 0,
                 poll_at: None,
                 cpu: 0,
-                poll_max: poll_max(serves, load(config)),
+                poll_max: poll_max(serves, load(config), config.threads()),
                 idle_poll_max: idle_poll_max(serves, load(config)),
             }
         })
