@@ -96,16 +96,15 @@ pub(super) enum Message {
         direct: bool,
     },
     /// Victim -> master: the rank sent `thief` a `Donation` of `parcels`
-    /// subtrees; with checkpoints on, `units` names the unit of each.
-    /// `direct`: the answer to the thief's `StealRequest`, not to a
-    /// `DonateRequest` of the master's (it answers no request of the
-    /// master's).
+    /// subtrees in answer to the master's `DonateRequest`; with checkpoints
+    /// on, `units` names the unit of each. A direct donation (the answer to
+    /// a thief's own `StealRequest`) has none: the master never hears of
+    /// it (`README.md`, "Direct steals").
     Donated {
         thief: u32,
         parcels: u32,
         units: Vec<Prefix>,
         after: Received,
-        direct: bool,
     },
     /// Rank -> rank of its group, with direct steals on: the sender's pool
     /// ran dry, or is hungry, and it asks this rank for work before it asks
@@ -214,6 +213,12 @@ pub struct RankReport {
     /// `StealRequest` messages sent (direct steals).
     #[serde(default)]
     pub(crate) steal_requests: u64,
+    /// Direct donations received (answers to its `StealRequest`s), and
+    /// the prefixes they held: the master hears of them only here.
+    #[serde(default)]
+    pub(crate) stolen: u64,
+    #[serde(default)]
+    pub(crate) prefixes_stolen: u64,
     /// Its steal round trips: from each request for work to the work.
     #[serde(default)]
     pub steal_round_trips: super::rank::trips::RoundTrips,
@@ -379,7 +384,6 @@ mod test {
                     in_group: u64::MAX,
                     outside: u64::MAX,
                 },
-                direct: true,
             },
             Message::StealRequest,
             Message::NoWork,
@@ -422,6 +426,8 @@ mod test {
                 asks: 2,
                 hungers: 5,
                 steal_requests: 6,
+                stolen: 2,
+                prefixes_stolen: 11,
                 steal_round_trips: trips(&[12, 300]),
                 split_waits: trips(&[40]),
                 improvements_sent: 3,

@@ -362,7 +362,6 @@ impl GroupHead {
                 parcels,
                 units,
                 after,
-                direct,
             } => {
                 let thief_rank = thief as usize;
                 if thief_rank == from || thief_rank >= self.layout.ranks() {
@@ -373,16 +372,9 @@ impl GroupHead {
                         if let Some(u) = &mut self.units {
                             u.moved(&units);
                         }
-                        if direct {
-                            self.master.on_stolen(t, u64::from(parcels), now, &mut o);
-                        } else {
-                            self.master
-                                .on_donated(local, Some(t), u64::from(parcels), now, &mut o);
-                        }
+                        self.master
+                            .on_donated(local, Some(t), u64::from(parcels), now, &mut o);
                         thief_here = Some(t);
-                    }
-                    None if direct => {
-                        return Err(GroupError::Protocol(from, "steal from another group"));
                     }
                     None => {
                         // To another group, as the root asked: the root
@@ -396,7 +388,6 @@ impl GroupHead {
                                 parcels,
                                 units,
                                 after: Received::outside(self.received),
-                                direct: false,
                             },
                             out,
                         );
@@ -595,8 +586,7 @@ mod test {
     /// What a group's master cannot take is an error naming the sender:
     /// from the root, a rank's message; from a rank of another group,
     /// anything but a `Donated` to this group; a donation to itself; a
-    /// direct steal across groups; a unit report in a run without
-    /// checkpoints.
+    /// unit report in a run without checkpoints.
     #[test]
     fn messages_a_group_cannot_take_are_refused() {
         let now = Instant::now();
@@ -610,24 +600,19 @@ mod test {
             g.on_rank(5, ask(), now, &mut out),
             Err(GroupError::Protocol(5, "AskForWork"))
         ));
-        let donated = |thief: u32, direct: bool| Message::Donated {
+        let donated = |thief: u32| Message::Donated {
             thief,
             parcels: 1,
             units: Vec::new(),
             after: Received::default(),
-            direct,
         };
         assert!(matches!(
-            g.on_rank(5, donated(6, false), now, &mut out),
+            g.on_rank(5, donated(6), now, &mut out),
             Err(GroupError::Protocol(5, "donation to no rank of the group"))
         ));
         assert!(matches!(
-            g.on_rank(2, donated(2, false), now, &mut out),
+            g.on_rank(2, donated(2), now, &mut out),
             Err(GroupError::Protocol(2, "donation to no other rank"))
-        ));
-        assert!(matches!(
-            g.on_rank(2, donated(5, true), now, &mut out),
-            Err(GroupError::Protocol(2, "steal from another group"))
         ));
         assert!(matches!(
             g.on_rank(

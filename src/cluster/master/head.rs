@@ -308,7 +308,6 @@ impl<'a> Head<'a> {
                 thief,
                 parcels,
                 units,
-                direct,
                 ..
             } => {
                 // In a run of groups, the thief is a rank of another group.
@@ -328,12 +327,8 @@ impl<'a> Head<'a> {
                         unit: e.0,
                     })?;
                 }
-                if direct {
-                    self.master.on_stolen(thief, u64::from(parcels), now, out);
-                } else {
-                    self.master
-                        .on_donated(from, Some(thief), u64::from(parcels), now, out);
-                }
+                self.master
+                    .on_donated(from, Some(thief), u64::from(parcels), now, out);
                 return Ok(Some(thief));
             }
             Message::Solutions { unit, texts } => self.solutions(from, unit, texts, out)?,
@@ -564,8 +559,11 @@ impl<'a> Head<'a> {
             checkpointer.remove()?;
         }
         let answered = self.master.terminated_at().unwrap_or_else(Instant::now);
-        let master_stats = self.master.stats;
+        let mut master_stats = self.master.stats;
         let reports: Vec<RankReport> = self.finals.into_iter().flatten().collect();
+        // The master is told of no direct steal: the thieves' reports count them.
+        master_stats.steals = reports.iter().map(|r| r.stolen).sum();
+        master_stats.prefixes_stolen = reports.iter().map(|r| r.prefixes_stolen).sum();
         let mut nodes = self.expansion.nodes;
         let mut solutions = self.expansion.solutions;
         let mut depth = self.expansion.depth;
@@ -630,7 +628,7 @@ mod test {
     /// first asks a rank drawn at random for work (`StealRequest`), and
     /// asks the master once it is refused. Returns the outcome, the
     /// solutions delivered, how many messages the head held back, and how
-    /// many direct steals it was told of.
+    /// many direct steals the ranks made (the master is told of none).
     fn drive(
         size: usize,
         config: &RunConfig,
@@ -663,6 +661,7 @@ mod test {
         let mut held: Vec<VecDeque<Parcel>> = vec![VecDeque::new(); size];
         let mut received = vec![Received::default(); size];
         let mut asks = vec![1u64; size];
+        let mut stolen = 0u64;
         // `Work` and `Donation` messages received; a `Hungry` is out.
         let mut dealt = vec![0u64; size];
         let mut hungry = vec![false; size];
@@ -730,7 +729,12 @@ mod test {
             if let Some((thief, direct)) = gift.filter(|_| !held[to].is_empty()) {
                 let (donation, donated) = give_half(&mut held[to], thief, received[to], direct);
                 send(&mut wires, to, thief, donation);
-                send(&mut wires, to, 0, donated);
+                // A direct donation is not announced.
+                if direct {
+                    stolen += 1;
+                } else {
+                    send(&mut wires, to, 0, donated);
+                }
                 if held[to].is_empty() {
                     asks[to] += 1;
                     hungry[to] = false;
@@ -747,11 +751,14 @@ mod test {
                 Message::Donation {
                     parcels, direct, ..
                 } => {
+                    // Its asks and what its messages come after count only
+                    // the donations the master arranged.
                     if direct {
                         stealing[to] = false;
+                    } else {
+                        received[to].add(false);
+                        dealt[to] += 1;
                     }
-                    received[to].add(false);
-                    dealt[to] += 1;
                     hungry[to] = false;
                     held[to].extend(parcels.parcels().expect("packed here"));
                 }
@@ -786,7 +793,6 @@ mod test {
             }
         }
         let held_back = head.master.stats.held_back;
-        let stolen = head.master.stats.steals;
         assert!(stealing.iter().all(|s| !s), "a steal in flight at the end");
         let outcome = head.finish(size);
         (outcome, found, held_back, stolen)
@@ -794,7 +800,7 @@ mod test {
 
     /// A rank of `drive` gives `thief` the second half of what it holds
     /// (`direct`: at the thief's own request): the donation, and its
-    /// announcement to the master.
+    /// announcement to the master (not sent for a direct one).
     fn give_half(
         held: &mut VecDeque<Parcel>,
         thief: usize,
@@ -807,7 +813,6 @@ mod test {
             parcels: parcels.len() as u32,
             units: Vec::new(),
             after,
-            direct,
         };
         let donation = Message::Donation {
             parcels: Parcels::from_parcels(&parcels),

@@ -97,7 +97,9 @@ pub struct MasterStats {
     /// `Hungry` messages handled (from ranks that still held work).
     pub(crate) hungers: u64,
     /// Direct steals: donations ranks made at a thief's own request
-    /// (`StealRequest`), announced by a `Donated`.
+    /// (`StealRequest`), which the master is never told of: at the end of
+    /// the run, the sum of the thieves' reports (rank 0's master; a group's
+    /// master counts none).
     #[serde(default)]
     pub(crate) steals: u64,
     /// Prefixes those donations carried.
@@ -500,20 +502,6 @@ impl Master {
             None => self.foreign = None,
         }
         self.release_thief(from);
-        self.serve(now, out);
-    }
-
-    /// A rank sent `thief`, a rank of its group, a donation of `parcels`
-    /// subtrees at the thief's own request (a direct steal): the thief was
-    /// dealt work, as if the master had dealt it. The victim answered no
-    /// request of the master's, so what it owes stays owed. (The thief
-    /// has no victim here: a rank steals only before it asks or says it
-    /// is hungry, and its later messages are handled after this one, see
-    /// `causal.rs`.)
-    pub(super) fn on_stolen(&mut self, thief: usize, parcels: u64, now: Instant, out: &mut Outbox) {
-        self.stats.steals += 1;
-        self.stats.prefixes_stolen += parcels;
-        self.dealt(thief, now);
         self.serve(now, out);
     }
 

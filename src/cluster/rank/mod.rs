@@ -125,6 +125,10 @@ pub(crate) struct RankState<P: Problem, W: Workers<P::Node>> {
     hungry: bool,
     /// `Work` and `Donation` messages received.
     dealt: u64,
+    /// Of those, direct donations (answers to its `StealRequest`s), which
+    /// its master never hears of: its `AskForWork` counts `dealt - stolen`,
+    /// the deals the master made it.
+    stolen: u64,
     /// `Donation`s received, by where their victims were: what its
     /// messages to the master come after (`master/causal.rs`).
     received: Received,
@@ -188,6 +192,7 @@ impl<P: Problem, W: Workers<P::Node>> RankState<P, W> {
             busy: true,
             hungry: false,
             dealt: 0,
+            stolen: 0,
             received: Received::default(),
             owes_donation: None,
             direct_steals: 0,
@@ -359,16 +364,29 @@ impl<P: Problem, W: Workers<P::Node>> RankState<P, W> {
         let ask = Message::AskForWork {
             tally: self.progress(),
             after: self.received,
-            dealt: self.dealt,
+            dealt: self.dealt - self.stolen,
         };
         out.push((self.master, ask));
     }
 
-    /// Sends `tasks` to `thief` (`direct`: at its own request) and tells
-    /// the master.
+    /// Sends `tasks` to `thief` (`direct`: at its own request) and, if
+    /// the master asked for them, tells the master.
     fn donate(&mut self, thief: usize, tasks: &[Task<P::Node>], direct: bool, out: &mut Sends) {
         let parcels = Parcels::of(&*self.problem, tasks);
         self.report.prefixes_donated += parcels.len() as u64;
+        let initial_depth = self.initial_depth;
+        if direct {
+            // The master never hears of it (`README.md`, "Direct steals").
+            out.push((
+                thief,
+                Message::Donation {
+                    parcels,
+                    initial_depth,
+                    direct,
+                },
+            ));
+            return;
+        }
         let units = if self.track_units {
             let depth = self.initial_depth as usize;
             tasks.iter().map(|t| t.prefix.truncated(depth)).collect()
@@ -380,9 +398,7 @@ impl<P: Problem, W: Workers<P::Node>> RankState<P, W> {
             parcels: parcels.len() as u32,
             units,
             after: self.received,
-            direct,
         };
-        let initial_depth = self.initial_depth;
         out.push((
             thief,
             Message::Donation {
@@ -543,10 +559,16 @@ impl<P: Problem, W: Workers<P::Node>> RankState<P, W> {
             return Ok(());
         }
         self.report.donations_received += 1;
-        self.received.add(!self.group.contains(&from));
         self.answered();
         if direct {
+            // Its master never hears of it: nothing of the rank's waits
+            // for it (`master/causal.rs`), and its asks do not count it.
             self.stealing = None;
+            self.stolen += 1;
+            self.report.stolen += 1;
+            self.report.prefixes_stolen += parcels.len() as u64;
+        } else {
+            self.received.add(!self.group.contains(&from));
         }
         let was_dry = self.dry;
         let tasks = parcels
@@ -992,7 +1014,7 @@ mod test {
     /// Whether `m` tells the master of a donation of `n` parcels to `thief`
     /// (units named: checkpoints are on), sent after `after` donations.
     fn is_donated(m: &(usize, Message), thief: usize, n: usize, after: u64) -> bool {
-        matches!(m, (0, Message::Donated { thief: t, parcels, units, after: a, direct: false })
+        matches!(m, (0, Message::Donated { thief: t, parcels, units, after: a })
             if *t as usize == thief && *parcels as usize == n && units.len() == n && a.in_group == after)
     }
 
@@ -1130,9 +1152,12 @@ mod test {
         r.on_donation(0, donation(3), 1, true, now, &mut out)
             .unwrap();
         assert!(r.busy() && r.report().donations_received == 1);
+        assert_eq!((r.report().stolen, r.report().prefixes_stolen), (1, 3));
         assert_eq!(fake.injected.borrow().len(), 4);
         // Dry again: a new steal, and after its one refusal, the ask,
-        // which counts the stolen donation among its deals.
+        // which counts neither the stolen donation among its deals nor
+        // among what its messages come after: its master never heard of
+        // it.
         r.on_event(PoolEvent::Idle, now, &mut out);
         assert!(steal_to(&out[2]).is_some());
         r.on_no_work(now, &mut out);
@@ -1142,24 +1167,22 @@ mod test {
                 0,
                 Message::AskForWork {
                     after: Received {
-                        in_group: 1,
+                        in_group: 0,
                         outside: 0
                     },
-                    dealt: 2,
+                    dealt: 1,
                     ..
                 }
             )
         ));
     }
 
-    /// Whether `out` begins with a direct donation of `n` parcels to
-    /// `thief` and its announcement to the master.
+    /// Whether `out` is a direct donation of `n` parcels to `thief` and
+    /// nothing else: the master is not told.
     fn stolen(out: &[(usize, Message)], thief: usize, n: usize) -> bool {
-        let given = matches!(&out[0], (to, Message::Donation { parcels, direct: true, .. })
-            if *to == thief && parcels.len() == n);
-        let told = matches!(&out[1], (0, Message::Donated { thief: t, parcels, direct: true, .. })
-            if *t as usize == thief && *parcels as usize == n);
-        given && told
+        out.len() == 1
+            && matches!(&out[0], (to, Message::Donation { parcels, direct: true, .. })
+            if *to == thief && parcels.len() == n)
     }
 
     #[test]
@@ -1170,23 +1193,23 @@ mod test {
         r.on_steal_request(4, now, &mut out);
         assert!(matches!(&out[1], (4, Message::NoWork)));
         r.on_work(parcels(4), 1).unwrap();
-        // Queued tasks go at once, the master told it was a steal.
+        // Queued tasks go at once, and the master is not told.
         *fake.donation.borrow_mut() = Some((vec![task(0), task(1)], false));
         r.on_steal_request(4, now, &mut out);
         assert!(stolen(&out[2..], 4, 2));
         // None queued: owed until a worker splits; a second thief is
         // refused meanwhile (the pool gives one at a time).
         r.on_steal_request(5, now, &mut out);
-        assert!(r.owes_donation() && out.len() == 4);
+        assert!(r.owes_donation() && out.len() == 3);
         r.on_steal_request(6, now, &mut out);
-        assert!(matches!(&out[4], (6, Message::NoWork)));
+        assert!(matches!(&out[3], (6, Message::NoWork)));
         r.on_event(PoolEvent::Donated(vec![task(2)]), now, &mut out);
-        assert!(stolen(&out[5..], 5, 1));
+        assert!(stolen(&out[4..], 5, 1));
         // Owed and never made: the pool runs dry, the thief is refused,
         // and the rank steals itself.
         r.on_steal_request(7, now, &mut out);
         r.on_event(PoolEvent::Idle, now, &mut out);
-        assert!(matches!(&out[7], (7, Message::NoWork)) && steal_to(&out[8]).is_some());
+        assert!(matches!(&out[5], (7, Message::NoWork)) && steal_to(&out[6]).is_some());
         assert!(!r.owes_donation() && *fake.withdrawn.borrow() == 1);
     }
 
@@ -1219,7 +1242,8 @@ mod test {
             &out[5],
             (2, Message::Donation { direct: false, .. })
         ));
-        assert!(is_donated(&out[6], 2, 1, 1) && !r.owes_donation());
+        // (It comes after no donation the master heard of.)
+        assert!(is_donated(&out[6], 2, 1, 0) && !r.owes_donation());
         // Or, when the steal is refused, the ask answers it.
         r.on_event(PoolEvent::Idle, now, &mut out);
         r.on_donate_request(3, 1, now, &mut out);
