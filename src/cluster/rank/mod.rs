@@ -374,39 +374,30 @@ impl<P: Problem, W: Workers<P::Node>> RankState<P, W> {
     fn donate(&mut self, thief: usize, tasks: &[Task<P::Node>], direct: bool, out: &mut Sends) {
         let parcels = Parcels::of(&*self.problem, tasks);
         self.report.prefixes_donated += parcels.len() as u64;
-        let initial_depth = self.initial_depth;
-        if direct {
-            // The master never hears of it (`README.md`, "Direct steals").
-            out.push((
-                thief,
-                Message::Donation {
-                    parcels,
-                    initial_depth,
-                    direct,
-                },
-            ));
-            return;
-        }
-        let units = if self.track_units {
-            let depth = self.initial_depth as usize;
-            tasks.iter().map(|t| t.prefix.truncated(depth)).collect()
-        } else {
-            Vec::new()
-        };
-        let donated = Message::Donated {
+        // The master hears only of what it asked for (`README.md`,
+        // "Direct steals").
+        let donated = (!direct).then(|| Message::Donated {
             thief: thief as u32,
             parcels: parcels.len() as u32,
-            units,
+            units: if self.track_units {
+                let depth = self.initial_depth as usize;
+                tasks.iter().map(|t| t.prefix.truncated(depth)).collect()
+            } else {
+                Vec::new()
+            },
             after: self.received,
-        };
+        });
         out.push((
             thief,
             Message::Donation {
                 parcels,
-                initial_depth,
+                initial_depth: self.initial_depth,
                 direct,
             },
         ));
+        let Some(donated) = donated else {
+            return;
+        };
         // A thief of another group (the root asked for it): its group's
         // master counts it as dealt, as this one counts the victim free.
         let theirs = self.layout.master_of(thief);
