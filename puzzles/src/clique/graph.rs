@@ -72,6 +72,20 @@ impl Graph {
         &self.rows[v * self.words..(v + 1) * self.words]
     }
 
+    /// The neighbours of `v`, in increasing order.
+    pub fn neighbours(&self, v: usize) -> impl Iterator<Item = usize> + '_ {
+        self.row(v).iter().enumerate().flat_map(|(w, &bits)| {
+            let mut bits = bits;
+            std::iter::from_fn(move || {
+                (bits != 0).then(|| {
+                    let b = bits.trailing_zeros() as usize;
+                    bits &= bits - 1;
+                    w * 64 + b
+                })
+            })
+        })
+    }
+
     /// How many neighbours `v` has.
     pub fn degree(&self, v: usize) -> usize {
         self.row(v).iter().map(|w| w.count_ones() as usize).sum()

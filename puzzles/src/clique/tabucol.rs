@@ -73,7 +73,7 @@ impl<'g> Tabu<'g> {
     fn place(&mut self, v: usize, c: usize) {
         self.colour[v] = c;
         self.conflicts += u64::from(self.near[v * self.k + c]);
-        for u in ones(self.graph.row(v)) {
+        for u in self.graph.neighbours(v) {
             self.near[u * self.k + c] += 1;
         }
     }
@@ -84,7 +84,7 @@ impl<'g> Tabu<'g> {
         self.conflicts =
             self.conflicts + u64::from(self.near[v * k + c]) - u64::from(self.near[v * k + old]);
         self.colour[v] = c;
-        for u in ones(self.graph.row(v)) {
+        for u in self.graph.neighbours(v) {
             self.near[u * k + old] -= 1;
             self.near[u * k + c] += 1;
             if self.colour[u] == old || self.colour[u] == c {
@@ -122,20 +122,6 @@ impl<'g> Tabu<'g> {
         }
         classes
     }
-}
-
-/// The set bits of `row`, as vertices.
-fn ones(row: &[u64]) -> impl Iterator<Item = usize> + '_ {
-    row.iter().enumerate().flat_map(|(w, &bits)| {
-        let mut bits = bits;
-        std::iter::from_fn(move || {
-            (bits != 0).then(|| {
-                let b = bits.trailing_zeros() as usize;
-                bits &= bits - 1;
-                w * 64 + b
-            })
-        })
-    })
 }
 
 /// A colouring of `graph` in `k` colours (its classes, some maybe empty)

@@ -123,12 +123,10 @@ pub(crate) struct RankState<P: Problem, W: Workers<P::Node>> {
     busy: bool,
     /// Sent `Hungry` and has received no work since (nor asked).
     hungry: bool,
-    /// `Work` and `Donation` messages received.
+    /// `Work` and `Donation` messages received. Of those, the direct
+    /// donations (`report.stolen`) its master never hears of: its
+    /// `AskForWork` counts the rest, the deals the master made it.
     dealt: u64,
-    /// Of those, direct donations (answers to its `StealRequest`s), which
-    /// its master never hears of: its `AskForWork` counts `dealt - stolen`,
-    /// the deals the master made it.
-    stolen: u64,
     /// `Donation`s received, by where their victims were: what its
     /// messages to the master come after (`master/causal.rs`).
     received: Received,
@@ -192,7 +190,6 @@ impl<P: Problem, W: Workers<P::Node>> RankState<P, W> {
             busy: true,
             hungry: false,
             dealt: 0,
-            stolen: 0,
             received: Received::default(),
             owes_donation: None,
             direct_steals: 0,
@@ -364,7 +361,7 @@ impl<P: Problem, W: Workers<P::Node>> RankState<P, W> {
         let ask = Message::AskForWork {
             tally: self.progress(),
             after: self.received,
-            dealt: self.dealt - self.stolen,
+            dealt: self.dealt - self.report.stolen,
         };
         out.push((self.master, ask));
     }
@@ -555,7 +552,6 @@ impl<P: Problem, W: Workers<P::Node>> RankState<P, W> {
             // Its master never hears of it: nothing of the rank's waits
             // for it (`master/causal.rs`), and its asks do not count it.
             self.stealing = None;
-            self.stolen += 1;
             self.report.stolen += 1;
             self.report.prefixes_stolen += parcels.len() as u64;
         } else {
