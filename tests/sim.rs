@@ -288,6 +288,17 @@ fn hysolve_sim_takes_a_puzzle_and_prints_json() {
     for k in ["start", "steady", "tail"] {
         assert!(v["idle"][k].as_f64().is_some());
     }
+    // The workers' time is accounted for whole: nodes (the efficiency),
+    // idle by phase, and busy on other than nodes (splits and steals).
+    let share = |k: &str, f: &str| v[k][f].as_f64().unwrap();
+    let whole = v["efficiency"].as_f64().unwrap()
+        + share("idle", "start")
+        + share("idle", "steady")
+        + share("idle", "tail")
+        + share("overhead", "splits")
+        + share("overhead", "steals");
+    assert!((whole - 1.0).abs() < 0.01, "the shares sum to {whole}: {v}");
+    assert!(share("overhead", "steals") > 0.0, "{v}");
     // A finer grain: steps of 1,000 ns of 40 ns nodes, the same count.
     let fine = sim_json(
         sim()

@@ -13,7 +13,7 @@
 use super::clock::{Clock, SPIN_POLL, idle_poll_max, next_poll, poll_max};
 use super::model::{Costs, Wires};
 use super::pool::{Handle, Ns, VirtualPool};
-use super::{IdleShares, SimConfig, SimError, SimReport};
+use super::{IdleShares, OverheadShares, SimConfig, SimError, SimReport};
 use crate::cluster::layout::Layout;
 use crate::cluster::master::Outbox;
 use crate::cluster::master::delivery::Delivery;
@@ -568,7 +568,11 @@ impl<'p, 'h, P: Problem> Sim<'p, 'h, P> {
         let config = self.config;
         let answered = self.answered.unwrap_or(self.ranks[0].busy_until).max(1);
         let mut idle = [0u64; 3];
+        let mut overhead = [0u64; 2];
         for r in &self.ranks {
+            let o = r.pool.borrow().overhead();
+            overhead[0] += o.splits;
+            overhead[1] += o.steals;
             let split = r.pool.borrow().idle_split(answered);
             for (a, b) in idle.iter_mut().zip(split) {
                 *a += b;
@@ -625,6 +629,10 @@ impl<'p, 'h, P: Problem> Sim<'p, 'h, P> {
                 start: idle[0] as f64 / total,
                 steady: idle[1] as f64 / total,
                 tail: idle[2] as f64 / total,
+            },
+            overhead: OverheadShares {
+                splits: overhead[0] as f64 / total,
+                steals: overhead[1] as f64 / total,
             },
             messages,
             steal_round_trip_us: outcome.steal_round_trips(),

@@ -29,8 +29,8 @@ mod report;
 
 pub use calibrate::calibrate;
 pub use model::{Costs, Network};
-pub(crate) use report::IdleShares;
 pub use report::SimReport;
+pub(crate) use report::{IdleShares, OverheadShares};
 
 use crate::cluster::RunConfig;
 use crate::engine::{Mode, Problem};

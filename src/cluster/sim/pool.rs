@@ -233,6 +233,17 @@ pub(super) struct VirtualPool<'p, P: Problem> {
     workers: Vec<Worker<'p, P>>,
     shared: Shared<P::Node>,
     costs: Costs,
+    /// Worker time charged to other than nodes: splits (the moves a split
+    /// applies and the tasks it makes) and steals (a task taken from a
+    /// deque or the injector), nanoseconds summed over workers.
+    overhead: Overhead,
+}
+
+/// Worker time spent on other than nodes, nanoseconds summed over workers.
+#[derive(Debug, Clone, Copy, Default)]
+pub(super) struct Overhead {
+    pub(super) splits: Ns,
+    pub(super) steals: Ns,
 }
 
 impl<'p, P: Problem> VirtualPool<'p, P> {
@@ -281,6 +292,7 @@ impl<'p, P: Problem> VirtualPool<'p, P> {
                 units: track_units.then(Units::default),
             },
             costs,
+            overhead: Overhead::default(),
         }
     }
 
@@ -343,7 +355,9 @@ impl<'p, P: Problem> VirtualPool<'p, P> {
                     self.park(index);
                     return None;
                 };
-                cost += self.costs.steal_ns * (1 + u64::from(stolen));
+                let steal = self.costs.steal_ns * (1 + u64::from(stolen));
+                self.overhead.steals += steal;
+                cost += steal;
                 let w = &mut self.workers[index];
                 self.shared.idle -= 1;
                 w.stats.idle_s += (now - w.idle_since) as f64 * 1e-9;
@@ -395,6 +409,7 @@ impl<'p, P: Problem> VirtualPool<'p, P> {
         let applied = w.searcher.split_applies() - applies;
         let split = applied * self.costs.node_ns + ctx.split_tasks * self.costs.split_ns;
         let cost = nodes * self.costs.node_ns + split;
+        self.overhead.splits += split;
         // A donation leaves once its split is made: a worker splits at its
         // first look of the step (a thief's request set the flag before
         // it), so at the step's start plus the split's cost.
@@ -495,6 +510,11 @@ impl<'p, P: Problem> VirtualPool<'p, P> {
             self.workers[index].stats.local_steals += 1;
         }
         Some((task, stolen))
+    }
+
+    /// Worker time charged to splits and steals.
+    pub(super) fn overhead(&self) -> Overhead {
+        self.overhead
     }
 
     /// Idle time split into before each worker's first task, between its

@@ -16,6 +16,16 @@ pub(crate) struct IdleShares {
     pub(crate) tail: f64,
 }
 
+/// Busy worker time spent on other than nodes, as a share of all
+/// workers' time until the answer.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize)]
+pub(crate) struct OverheadShares {
+    /// Splits: the moves a split applies and the tasks it makes.
+    pub(crate) splits: f64,
+    /// Steals within a rank: a task taken from a deque or the injector.
+    pub(crate) steals: f64,
+}
+
 /// What a simulated run predicts.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct SimReport {
@@ -75,6 +85,8 @@ pub struct SimReport {
     pub(crate) group_messages: u64,
     /// Idle worker time by phase.
     pub(crate) idle: IdleShares,
+    /// Busy worker time not spent on nodes, by cause.
+    pub(crate) overhead: OverheadShares,
     /// Messages between ranks, all together.
     pub(crate) messages: u64,
     /// The ranks' steal round trips on the virtual clock, as a real run's
@@ -142,6 +154,12 @@ impl fmt::Display for SimReport {
             idle.start * 100.0,
             idle.steady * 100.0,
             idle.tail * 100.0
+        )?;
+        writeln!(
+            f,
+            "busy on other than nodes: splits {:.2} %, steals {:.2} %",
+            self.overhead.splits * 100.0,
+            self.overhead.steals * 100.0
         )?;
         match self.steal_round_trip_us {
             Some(t) => writeln!(f, "steal round trips: {t}")?,
