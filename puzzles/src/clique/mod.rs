@@ -2,8 +2,9 @@
 //!
 //! The search is Tomita's MCS and San Segundo's BBMC on the engine's
 //! optimise mode: vertices renumbered in a degeneracy order (the dense core
-//! first), or class by class where a colouring is met by a clique
-//! (`order.rs`), candidate sets as bitsets, and a greedy colouring of each
+//! first), or class by class where a colouring is met by a clique or
+//! where the estimated tree is far smaller so (`order.rs`,
+//! `estimate.rs`), candidate sets as bitsets, and a greedy colouring of each
 //! node's candidates as the bound of its moves, which come highest colour
 //! first; the listing, told the incumbent (`Optimise::moves_above`), ends
 //! before the colours that cannot beat it, and MaxSAT reasoning on the
@@ -51,6 +52,7 @@ macro_rules! by_width {
 pub mod binary;
 mod colour;
 pub mod dimacs;
+pub mod estimate;
 pub mod families;
 pub mod graph;
 pub mod local;
@@ -86,17 +88,35 @@ pub struct Clique {
 impl Clique {
     /// The instance of `graph`, named `name` in reports (a file name).
     pub fn new(graph: &Graph, name: impl Into<String>) -> Clique {
-        let (original, clique) = order::numbering(graph);
+        let name = name.into();
+        match order::numbering(graph) {
+            order::Numbering::One(original, clique) => {
+                Clique::numbered(graph, original, &clique, name)
+            }
+            order::Numbering::Either {
+                degeneracy,
+                colour,
+                colours,
+            } => order::by_estimate(degeneracy, colour, colours, |(original, clique)| {
+                Clique::numbered(graph, original.clone(), clique, name.clone())
+            }),
+        }
+    }
+
+    /// The instance of `graph` numbered by `original` (the search's
+    /// vertex `i` is `graph`'s `original[i]`), `clique` a clique in that
+    /// numbering.
+    fn numbered(graph: &Graph, original: Vec<usize>, clique: &[usize], name: String) -> Clique {
         let graph = graph.renumbered(&original);
-        debug_assert!(graph.is_clique(&clique));
+        debug_assert!(graph.is_clique(clique));
         let mut known = vec![0u64; graph.words()];
-        for &v in &clique {
+        for &v in clique {
             known[v / 64] |= 1 << (v % 64);
         }
         Clique {
             graph,
             original,
-            name: name.into(),
+            name,
             recolour: 0,
             maxsat: true,
             known,

@@ -18,6 +18,14 @@
 //! gen200_p0.9_55's 66 their cliques' 44 and 55, so the search of each is
 //! one node.
 //!
+//! Where no colouring is met, the colour order is still taken where
+//! Knuth's estimator (`estimate.rs`) finds its tree under the floor
+//! halfway between the clique met and the colours many times smaller than
+//! the degeneracy order's ([`by_estimate`]): keller5's, about 2e6 nodes
+//! against 4e8 (CliSAT, too, takes 21 s in its colour order and over 15
+//! minutes in its degree order). On the shared graphs the estimate keeps
+//! the degeneracy order, for 0.4 to 16 ms.
+//!
 //! The clique the local searches met is kept: the root's listing ends
 //! below the colours that cannot beat it (`search.rs`, `known_end`), as
 //! CliSAT's first level starts past the clique its heuristic found.
@@ -25,6 +33,7 @@
 use super::graph::Graph;
 use super::local;
 use super::tabucol;
+use super::{Clique, estimate};
 
 /// Rounds of Culberson's iterated greedy colouring: each colours the
 /// vertices first fit in the order of the last round's classes, the last
@@ -64,7 +73,7 @@ const PROOF: u64 = 20_000_000;
 /// The numbering of `graph` for the search: `order[i]` is the vertex
 /// numbered `i`; and the largest clique the local searches that chose it
 /// met, in that numbering (the root's listing ends below it, `search.rs`).
-pub(super) fn numbering(graph: &Graph) -> (Vec<usize>, Vec<usize>) {
+pub(super) fn numbering(graph: &Graph) -> Numbering {
     let degeneracy = graph.degeneracy_order();
     let g = graph.renumbered(&degeneracy);
     let classes = iterated_greedy(&g);
@@ -90,19 +99,108 @@ pub(super) fn numbering(graph: &Graph) -> (Vec<usize>, Vec<usize>) {
     };
     prove(&mut clique, classes.len());
     let clique: Vec<usize> = clique.iter().map(|&v| v as usize).collect();
-    if clique.len() < classes.len() {
-        return (degeneracy, clique);
-    }
     // Renumbered class by class: `at[v]` is the new number of `g`'s `v`.
     let flat: Vec<usize> = classes.iter().flatten().copied().collect();
     let mut at = vec![0; flat.len()];
     for (i, &v) in flat.iter().enumerate() {
         at[v] = i;
     }
-    (
+    let colour = (
         flat.iter().map(|&v| degeneracy[v]).collect(),
         clique.iter().map(|&v| at[v]).collect(),
-    )
+    );
+    if clique.len() < classes.len() {
+        return Numbering::Either {
+            degeneracy: (degeneracy, clique),
+            colour,
+            colours: classes.len(),
+        };
+    }
+    Numbering::One(colour.0, colour.1)
+}
+
+/// A numbering and the clique its local searches met, in it.
+pub(super) type Numbered = (Vec<usize>, Vec<usize>);
+
+/// What [`numbering`] chose.
+pub(super) enum Numbering {
+    /// The colour order, whose colouring the clique meets.
+    One(Vec<usize>, Vec<usize>),
+    /// No colouring met: the degeneracy order, unless the colour order's
+    /// tree is estimated far smaller ([`by_estimate`]); `colours` is the
+    /// colouring's number of classes.
+    Either {
+        degeneracy: Numbered,
+        colour: Numbered,
+        colours: usize,
+    },
+}
+
+/// Paths of each order's first estimate: where the colour order's tree
+/// is not the smaller by [`SCOUT_MARGIN`] there, the degeneracy order is
+/// kept (MANN_a27, the dearest of the shared graphs to list, took 54 ms
+/// with 64 paths an order, for a search of 0.25 s).
+const SCOUT_PROBES: u64 = 16;
+
+/// How many times smaller the colour order's first estimate must be: less
+/// than [`MARGIN`], as sixteen paths seldom meet the heavy tail of a
+/// tree (keller5's two trees 3.5 times apart over 16 paths, 43 over 64).
+const SCOUT_MARGIN: f64 = 2.0;
+
+/// Paths of each order's second estimate, which must agree with the
+/// first for the colour order to be taken.
+const PROBES: u64 = 64;
+
+/// How many times smaller the colour order's estimate must be to be
+/// taken: Knuth's estimator spreads widely over tens of paths, and where
+/// the two orders' trees are near each other the degeneracy order walked
+/// fewer nodes on most shared graphs (`README.md`, "The numbering").
+const MARGIN: f64 = 4.0;
+
+/// Between the degeneracy order and the colour order, the one whose tree
+/// Knuth's estimator (`estimate.rs`) finds smaller, twice (by
+/// [`SCOUT_MARGIN`] over [`SCOUT_PROBES`] paths, then by [`MARGIN`] over
+/// [`PROBES`]), under the floor
+/// halfway between the clique met and the colouring's bound (returned as
+/// the instance `instance` built of it): under the
+/// clique met, which the ramp-up beats, the trees are many times the
+/// search's and mislead (MANN_a27's colour order's was the smaller there,
+/// and walked a hundred times the nodes). `instance` builds the search's
+/// instance of a numbering. Seeded, so a graph gets the same numbering
+/// on every run and rank.
+pub(super) fn by_estimate(
+    degeneracy: Numbered,
+    colour: Numbered,
+    colours: usize,
+    instance: impl Fn(&Numbered) -> Clique,
+) -> Clique {
+    let started = std::time::Instant::now();
+    let floor = (degeneracy.1.len() + colours) as u64 / 2 + 1;
+    let (d, c) = (instance(&degeneracy), instance(&colour));
+    let mut listed = 0;
+    let mut smaller = |probes, seed, margin: f64| {
+        let (de, ce) = (
+            estimate::tree(&d, floor, probes, seed),
+            estimate::tree(&c, floor, probes, seed),
+        );
+        listed += de.listed + ce.listed;
+        tracing::debug!(
+            probes,
+            degeneracy = de.nodes,
+            colour = ce.nodes,
+            floor,
+            "estimated"
+        );
+        ce.nodes * margin < de.nodes
+    };
+    let pick = smaller(SCOUT_PROBES, 1, SCOUT_MARGIN) && smaller(PROBES, 2, MARGIN);
+    tracing::debug!(
+        listed,
+        ms = started.elapsed().as_secs_f64() * 1e3,
+        pick = if pick { "colour" } else { "degeneracy" },
+        "the clique's numbering"
+    );
+    if pick { c } else { d }
 }
 
 /// `classes`, a colouring of `graph`, with colours taken away one at a
@@ -184,7 +282,9 @@ mod test {
                 }
             }
         }
-        let (order, clique) = numbering(&g);
+        let Numbering::One(order, clique) = numbering(&g) else {
+            panic!("a colouring met by a clique")
+        };
         assert_eq!(clique.len(), parts);
         assert!(g.renumbered(&order).is_clique(&clique));
         let mut seen = order.clone();
@@ -203,7 +303,9 @@ mod test {
     #[test]
     fn hamming8_4_is_ordered_by_a_colouring_its_clique_meets() {
         let g = families::hamming(8, 4).unwrap();
-        let (order, clique) = numbering(&g);
+        let Numbering::One(order, clique) = numbering(&g) else {
+            panic!("a colouring met by a clique")
+        };
         assert_eq!(clique.len(), 16);
         assert_ne!(order, g.degeneracy_order());
         let r = g.renumbered(&order);
@@ -213,13 +315,31 @@ mod test {
         assert_eq!(classes.len(), 16, "the numbering's classes, first fit");
     }
 
+    /// keller5's colour order's tree is estimated tens of times smaller
+    /// than its degeneracy order's (CliSAT: 222,737 steps in its colour
+    /// order, over 15 minutes in its degree order): the colour order.
+    /// keller4's two trees are near each other: the degeneracy order.
+    #[test]
+    fn keller5_is_ordered_by_colour_by_the_estimate_and_keller4_is_not() {
+        let g = families::keller(5).unwrap();
+        let c = Clique::new(&g, "keller5");
+        assert_ne!(c.original, g.degeneracy_order());
+        let colours = super::iterated_greedy(&c.graph).len();
+        assert!(
+            colours < 40,
+            "the numbering's classes, first fit: {colours}"
+        );
+        let g = families::keller(4).unwrap();
+        assert_eq!(Clique::new(&g, "keller4").original, g.degeneracy_order());
+    }
+
     /// A random graph's greedy colouring is far above its clique number:
     /// the degeneracy order.
     #[test]
     fn a_colouring_far_from_the_clique_keeps_the_degeneracy_order() {
         let g = families::random(120, 0.5, 3).unwrap();
-        let (order, clique) = numbering(&g);
-        assert_eq!(order, g.degeneracy_order());
-        assert!(!clique.is_empty() && g.renumbered(&order).is_clique(&clique));
+        let c = Clique::new(&g, "g120");
+        assert_eq!(c.original, g.degeneracy_order());
+        assert!(c.known_size > 0);
     }
 }

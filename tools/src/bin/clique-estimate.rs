@@ -6,6 +6,7 @@
 //! paths unbiased), and the search's rate on this machine, measured by
 //! walking the same tree depth-first for a while on one thread.
 //!
+//! The estimator is the library's (`hysolve_puzzles::clique::estimate`).
 //! The tree is the real one: the clique search's moves (as a branch and
 //! bound lists them, told the floor: `Optimise::moves_above`), bounds and
 //! pruning through the library's `Problem` interface, with the incumbent
@@ -14,9 +15,7 @@
 use clap::Parser;
 use hysolve::Mode;
 use hysolve::{Optimise, Problem};
-use hysolve_puzzles::clique::{Clique, dimacs};
-use rand::{RngExt, SeedableRng};
-use rand_xorshift::XorShiftRng;
+use hysolve_puzzles::clique::{Clique, dimacs, estimate};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
@@ -49,35 +48,10 @@ fn main() -> Result<(), String> {
     let o = Opts::parse();
     let graph = dimacs::read(&o.file).map_err(|e| e.to_string())?.graph;
     let clique = Clique::new(&graph, o.file.display().to_string()).maxsat(!o.no_maxsat);
+    // Knuth's estimator (the library's, which the numbering uses too).
+    let nodes = estimate::tree(&clique, o.floor, o.probes, o.seed).nodes;
     let mut state = clique.state(Mode::Optimise);
     let root = clique.root();
-    // Knuth's estimator: one random path a probe.
-    let mut rng = XorShiftRng::seed_from_u64(o.seed);
-    let mut total = 0f64;
-    let mut children = Vec::new();
-    for _ in 0..o.probes {
-        clique.load(&mut state, &root);
-        let (mut weight, mut estimate) = (1f64, 1f64);
-        loop {
-            children.clear();
-            // The walk's listing, told the floor, and its pruning.
-            let mut moves = clique.moves_above(&mut state, o.floor);
-            while let Some(m) = clique.next_move(&state, &mut moves) {
-                if clique.bound(&state, &m) >= o.floor {
-                    children.push(m);
-                }
-            }
-            if children.is_empty() {
-                break;
-            }
-            weight *= children.len() as f64;
-            estimate += weight;
-            let m = children[rng.random_range(0..children.len())];
-            clique.apply(&mut state, &m);
-        }
-        total += estimate;
-    }
-    let nodes = total / o.probes as f64;
     // The rate: the same tree, depth-first, for a while.
     let started = Instant::now();
     let limit = Duration::from_secs_f64(o.seconds);
