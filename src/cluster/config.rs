@@ -23,9 +23,7 @@ pub const DEFAULT_RAMP_UP: u64 = 20_000_000;
 
 /// The race's effort when nothing else is said: the heuristic beside the
 /// exact search spends at most this much (a few seconds of a core, at an
-/// eighth of one while it is new or has just improved, down to a 57th
-/// while it finds nothing: `engine/race.rs`), and stops when the search
-/// ends.
+/// eighth of one: `engine/race.rs`), and stops when the search ends.
 pub(crate) const DEFAULT_RACE: u64 = 2_000_000_000;
 
 /// Direct steals a rank makes by default before it asks its master
@@ -100,8 +98,7 @@ pub struct RunConfig {
     pub(crate) ramp_up: u64,
     /// Optimise mode: the effort of the race, the problem's heuristic run
     /// on one more thread of rank 0 beside the exact search, at an eighth
-    /// of a core (less once it finds nothing for a second), each
-    /// improvement it finds an incumbent
+    /// of a core, each improvement it finds an incumbent
     /// ([`race`](crate::engine::race)); 0, or a ramp-up of 0: none
     /// [default: [`DEFAULT_RACE`]].
     pub(crate) race: u64,

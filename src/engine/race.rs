@@ -1,8 +1,7 @@
 //! The race beside a branch and bound: the problem's heuristic
 //! ([`Optimise::heuristic`](crate::Optimise::heuristic)) called again and again on a thread of its own
-//! while the exact search runs, at an eighth of a core while it is new or
-//! has just improved, less and less while it finds nothing, each
-//! improvement it finds an incumbent (`engine/README.md`, "The race").
+//! while the exact search runs, at an eighth of a core, each improvement
+//! it finds an incumbent (`engine/README.md`, "The race").
 
 use std::time::{Duration, Instant};
 
@@ -18,31 +17,14 @@ pub(crate) const RACE_SLICE: u64 = 2_000_000;
 /// sooner never meets it (the race is for long searches).
 const RACE_DELAY: Duration = Duration::from_millis(50);
 
-/// The share of a core the race takes while it is eager: after each call
-/// it sleeps seven times as long as the call ran (an eighth of a core).
+/// The share of a core the race takes: after each call it sleeps seven
+/// times as long as the call ran (an eighth of a core).
 const RACE_SLEEP_PER_RUN: u32 = 7;
-
-/// How long the race stays eager: from its first call, and again from
-/// each improvement it finds. After that each call that finds nothing
-/// doubles the sleep that follows it, up to [`RACE_BACKOFF_MAX`] times the
-/// eager one. On 2 threads of 2 cores the race's eighth of a core is taken
-/// from the workers: brock400_4, whose race meets the optimum 0.05 to
-/// 0.25 s in and then runs fruitlessly for seconds, made 1.78 times one
-/// thread's speed with the race always eager (`problems/clique/README.md`).
-const RACE_EAGER: Duration = Duration::from_secs(1);
-
-/// The most the sleep after a fruitless call grows: eight times the eager
-/// one, so a race that has found nothing for long takes a 57th of a core,
-/// and a heuristic that needs many restarts (brock800's) is slowed at most
-/// eight times, not stopped.
-const RACE_BACKOFF_MAX: u32 = 8;
 
 /// Runs `problem`'s heuristic beside the exact search, once it has gone
 /// on for 50 ms: calls of [`RACE_SLICE`] effort, seeds from
 /// `first_seed` up, each followed by a sleep seven times its length (an
-/// eighth of a core) for [`RACE_EAGER`] from the first call or the last
-/// improvement, then twice as long after each fruitless call, up to
-/// [`RACE_BACKOFF_MAX`] times, until `effort` is spent, the heuristic finds
+/// eighth of a core), until `effort` is spent, the heuristic finds
 /// nothing, or `stop` is closed (the search has ended). Tells `found` of
 /// each solution better than the best so far, starting from `best`. The
 /// calls are independent restarts, so a heuristic whose climbs restart
@@ -58,7 +40,6 @@ pub(crate) fn race<P: Problem>(
     let mut spent = 0;
     let mut seed = first_seed;
     let mut pause = RACE_DELAY;
-    let mut backoff = Backoff::new();
     while spent < effort {
         match stop.recv_timeout(pause) {
             Err(RecvTimeoutError::Timeout) => {}
@@ -69,44 +50,13 @@ pub(crate) fn race<P: Problem>(
         let Some((value, text)) = problem.optimise_heuristic(slice, seed) else {
             return;
         };
-        let improved = value > best;
-        if improved {
+        if value > best {
             best = value;
             found(value, text);
         }
         spent += slice;
         seed += 1;
-        pause = t.elapsed() * RACE_SLEEP_PER_RUN * backoff.after_call(t, improved);
-    }
-}
-
-/// How much longer than the eager sleep the race sleeps after a call.
-struct Backoff {
-    /// The start of the eager time: the first call, or the last
-    /// improvement.
-    eager_since: Option<Instant>,
-    factor: u32,
-}
-
-impl Backoff {
-    fn new() -> Backoff {
-        Backoff {
-            eager_since: None,
-            factor: 1,
-        }
-    }
-
-    /// The sleep's factor after a call that started at `started` and
-    /// `improved` on the best or not.
-    fn after_call(&mut self, started: Instant, improved: bool) -> u32 {
-        let since = *self.eager_since.get_or_insert(started);
-        if improved {
-            self.eager_since = Some(started);
-            self.factor = 1;
-        } else if started.duration_since(since) >= RACE_EAGER {
-            self.factor = (self.factor * 2).min(RACE_BACKOFF_MAX);
-        }
-        self.factor
+        pause = t.elapsed() * RACE_SLEEP_PER_RUN;
     }
 }
 
@@ -183,25 +133,5 @@ mod test {
             panic!("stopped")
         });
         assert_eq!(p.calls.load(Ordering::Relaxed), 0);
-    }
-
-    #[test]
-    fn a_fruitless_race_backs_off_after_its_eager_second_and_an_improvement_restores_it() {
-        let start = Instant::now();
-        let at = |ms: u64| start + Duration::from_millis(ms);
-        let mut b = Backoff::new();
-        // Eager for a second from the first call, fruitless or not.
-        assert_eq!(b.after_call(at(0), false), 1);
-        assert_eq!(b.after_call(at(999), false), 1);
-        // Then doubled by each fruitless call, up to the most.
-        assert_eq!(b.after_call(at(1_000), false), 2);
-        assert_eq!(b.after_call(at(1_100), false), 4);
-        assert_eq!(b.after_call(at(1_300), false), 8);
-        assert_eq!(b.after_call(at(1_700), false), RACE_BACKOFF_MAX);
-        assert_eq!(b.after_call(at(5_000), false), RACE_BACKOFF_MAX);
-        // An improvement: eager again, for a second from it.
-        assert_eq!(b.after_call(at(6_000), true), 1);
-        assert_eq!(b.after_call(at(6_500), false), 1);
-        assert_eq!(b.after_call(at(7_000), false), 2);
     }
 }
