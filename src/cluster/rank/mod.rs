@@ -370,20 +370,8 @@ impl<P: Problem, W: Workers<P::Node>> RankState<P, W> {
     /// the master asked for them, tells the master.
     fn donate(&mut self, thief: usize, tasks: &[Task<P::Node>], direct: bool, out: &mut Sends) {
         let parcels = Parcels::of(&*self.problem, tasks);
-        self.report.prefixes_donated += parcels.len() as u64;
-        // The master hears only of what it asked for (`README.md`,
-        // "Direct steals").
-        let donated = (!direct).then(|| Message::Donated {
-            thief: thief as u32,
-            parcels: parcels.len() as u32,
-            units: if self.track_units {
-                let depth = self.initial_depth as usize;
-                tasks.iter().map(|t| t.prefix.truncated(depth)).collect()
-            } else {
-                Vec::new()
-            },
-            after: self.received,
-        });
+        let count = parcels.len() as u32;
+        self.report.prefixes_donated += u64::from(count);
         out.push((
             thief,
             Message::Donation {
@@ -392,8 +380,22 @@ impl<P: Problem, W: Workers<P::Node>> RankState<P, W> {
                 direct,
             },
         ));
-        let Some(donated) = donated else {
+        // The master hears only of what it asked for (`README.md`,
+        // "Direct steals").
+        if direct {
             return;
+        }
+        let units = if self.track_units {
+            let depth = self.initial_depth as usize;
+            tasks.iter().map(|t| t.prefix.truncated(depth)).collect()
+        } else {
+            Vec::new()
+        };
+        let donated = Message::Donated {
+            thief: thief as u32,
+            parcels: count,
+            units,
+            after: self.received,
         };
         // A thief of another group (the root asked for it): its group's
         // master counts it as dealt, as this one counts the victim free.
