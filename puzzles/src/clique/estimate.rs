@@ -86,6 +86,45 @@ pub fn tree(clique: &Clique, floor: u64, probes: u64, seed: u64) -> Estimate {
     }
 }
 
+/// Walks `clique`'s tree under `floor` depth first, as the search lists
+/// and prunes it, while `go_on(walked)` says so (asked before each step);
+/// returns the nodes walked below the root. `clique-estimate` measures the
+/// search's rate with it, and the estimator's test the whole of a small
+/// tree.
+pub fn walk(clique: &Clique, floor: u64, mut go_on: impl FnMut(u64) -> bool) -> u64 {
+    let mut state = clique.state(Mode::Optimise);
+    clique.load(&mut state, &clique.root());
+    let mut walked = 0u64;
+    let mut stack = vec![(clique.moves_above(&mut state, floor), None)];
+    while let Some((moves, _)) = stack.last_mut() {
+        if !go_on(walked) {
+            break;
+        }
+        // The next move the walk would take (pruned ones skipped).
+        let next = loop {
+            match clique.next_move(&state, moves) {
+                Some(m) if clique.bound(&state, &m) < floor => continue,
+                other => break other,
+            }
+        };
+        match next {
+            Some(m) => {
+                clique.apply(&mut state, &m);
+                walked += 1;
+                let moves = clique.moves_above(&mut state, floor);
+                stack.push((moves, Some(m)));
+            }
+            None => {
+                let (_, taken) = stack.pop().expect("not empty");
+                if let Some(m) = taken {
+                    clique.undo(&mut state, &m);
+                }
+            }
+        }
+    }
+    walked
+}
+
 #[cfg(test)]
 mod test {
     use super::*;
@@ -99,34 +138,8 @@ mod test {
         let g = families::random(60, 0.6, 7).unwrap();
         let clique = Clique::new(&g, "g60");
         let floor = 2;
-        // Every node under the floor, depth first.
-        let mut state = clique.state(Mode::Optimise);
-        clique.load(&mut state, &clique.root());
-        let mut nodes = 1u64;
-        let mut stack = vec![clique.moves_above(&mut state, floor)];
-        let mut taken: Vec<Move> = Vec::new();
-        while let Some(moves) = stack.last_mut() {
-            let next = loop {
-                match clique.next_move(&state, moves) {
-                    Some(m) if clique.bound(&state, &m) < floor => continue,
-                    other => break other,
-                }
-            };
-            match next {
-                Some(m) => {
-                    clique.apply(&mut state, &m);
-                    nodes += 1;
-                    taken.push(m);
-                    stack.push(clique.moves_above(&mut state, floor));
-                }
-                None => {
-                    stack.pop();
-                    if let Some(m) = taken.pop() {
-                        clique.undo(&mut state, &m);
-                    }
-                }
-            }
-        }
+        // Every node under the floor, depth first, the root's included.
+        let nodes = 1 + walk(&clique, floor, |_| true);
         assert!(nodes > 1_000, "a tree worth estimating: {nodes}");
         let e = tree(&clique, floor, 20_000, 1);
         let ratio = e.nodes / nodes as f64;

@@ -160,14 +160,13 @@ const MARGIN: f64 = 4.0;
 /// Between the degeneracy order and the colour order, the one whose tree
 /// Knuth's estimator (`estimate.rs`) finds smaller, twice (by
 /// [`SCOUT_MARGIN`] over [`SCOUT_PROBES`] paths, then by [`MARGIN`] over
-/// [`PROBES`]), under the floor
-/// halfway between the clique met and the colouring's bound (returned as
-/// the instance `instance` built of it): under the
-/// clique met, which the ramp-up beats, the trees are many times the
-/// search's and mislead (MANN_a27's colour order's was the smaller there,
-/// and walked a hundred times the nodes). `instance` builds the search's
-/// instance of a numbering. Seeded, so a graph gets the same numbering
-/// on every run and rank.
+/// [`PROBES`]), under the floor halfway between the clique met and the
+/// colouring's bound: under the clique met, which the ramp-up beats, the
+/// trees are many times the search's and mislead (MANN_a27's colour
+/// order's was the smaller there, and walked a hundred times the nodes).
+/// `instance` builds the search's instance of a numbering; the chosen
+/// one is returned. Seeded, so a graph gets the same numbering on every
+/// run and rank.
 pub(super) fn by_estimate(
     degeneracy: Numbered,
     colour: Numbered,

@@ -13,8 +13,6 @@
 //! fixed at K - 1 (the optimum, found at once, as `--at-least` shows).
 
 use clap::Parser;
-use hysolve::Mode;
-use hysolve::{Optimise, Problem};
 use hysolve_puzzles::clique::{Clique, dimacs, estimate};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
@@ -50,40 +48,12 @@ fn main() -> Result<(), String> {
     let clique = Clique::new(&graph, o.file.display().to_string()).maxsat(!o.no_maxsat);
     // Knuth's estimator (the library's, which the numbering uses too).
     let nodes = estimate::tree(&clique, o.floor, o.probes, o.seed).nodes;
-    let mut state = clique.state(Mode::Optimise);
-    let root = clique.root();
     // The rate: the same tree, depth-first, for a while.
     let started = Instant::now();
     let limit = Duration::from_secs_f64(o.seconds);
-    let mut walked = 0u64;
-    clique.load(&mut state, &root);
-    let mut stack = vec![(clique.moves_above(&mut state, o.floor), None)];
-    while let Some((moves, _)) = stack.last_mut() {
-        if walked.is_multiple_of(4096) && started.elapsed() > limit {
-            break;
-        }
-        // The next move the walk would take (pruned ones skipped).
-        let next = loop {
-            match clique.next_move(&state, moves) {
-                Some(m) if clique.bound(&state, &m) < o.floor => continue,
-                other => break other,
-            }
-        };
-        match next {
-            Some(m) => {
-                clique.apply(&mut state, &m);
-                walked += 1;
-                let moves = clique.moves_above(&mut state, o.floor);
-                stack.push((moves, Some(m)));
-            }
-            None => {
-                let (_, taken) = stack.pop().expect("not empty");
-                if let Some(m) = taken {
-                    clique.undo(&mut state, &m);
-                }
-            }
-        }
-    }
+    let walked = estimate::walk(&clique, o.floor, |walked| {
+        !(walked.is_multiple_of(4096) && started.elapsed() > limit)
+    });
     let seconds = started.elapsed().as_secs_f64();
     let rate = walked as f64 / seconds;
     println!(
