@@ -27,6 +27,7 @@
 
 pub(crate) mod checkpoint;
 pub(crate) mod config;
+mod doorbell;
 mod host;
 mod launcher;
 mod layout;

@@ -3,13 +3,16 @@
 //! they were sent (MPI's non-overtaking rule; a channel's FIFO order): the
 //! termination argument relies on it.
 
+use super::doorbell::{Bell, Doorbell, local_bells};
 use crossbeam_channel::{Receiver, Sender, unbounded};
+use std::sync::Arc;
 
 /// A point-to-point byte transport between ranks.
 pub(super) trait Transport {
     fn rank(&self) -> usize;
     fn size(&self) -> usize;
-    /// Sends without blocking on the receiver.
+    /// Sends without blocking on the receiver, and rings its doorbell
+    /// where it has one this rank can reach (`doorbell.rs`).
     fn send(&mut self, to: usize, bytes: Vec<u8>);
     /// A message, if one has arrived.
     fn try_recv(&mut self) -> Option<(usize, Vec<u8>)>;
@@ -25,6 +28,11 @@ pub(super) trait Transport {
     /// one's messages forever), so that the process exits with its error
     /// and the launcher ends the job.
     fn abandon(&mut self) {}
+    /// This rank's doorbell, which the ranks that share its memory ring
+    /// when they send it a message.
+    fn doorbell(&self) -> Doorbell {
+        Doorbell::none()
+    }
 }
 
 /// The transport of a one-rank run: there is nobody to talk to.
@@ -52,12 +60,14 @@ pub(super) struct ChannelTransport {
     rank: usize,
     peers: Vec<Sender<(usize, Vec<u8>)>>,
     inbox: Receiver<(usize, Vec<u8>)>,
+    bells: Arc<[Bell]>,
 }
 
 impl ChannelTransport {
     /// `size` transports, fully connected.
     pub(super) fn mesh(size: usize) -> Vec<ChannelTransport> {
         let (senders, receivers): (Vec<_>, Vec<_>) = (0..size).map(|_| unbounded()).unzip();
+        let bells = local_bells(size);
         receivers
             .into_iter()
             .enumerate()
@@ -65,6 +75,7 @@ impl ChannelTransport {
                 rank,
                 peers: senders.clone(),
                 inbox,
+                bells: bells.clone(),
             })
             .collect()
     }
@@ -81,6 +92,7 @@ impl Transport for ChannelTransport {
         // A peer that has finished may have dropped its inbox; its last
         // messages were already answered, so losing these is harmless.
         let _ = self.peers[to].send((self.rank, bytes));
+        self.bells[to].ring();
     }
     fn try_recv(&mut self) -> Option<(usize, Vec<u8>)> {
         self.inbox.try_recv().ok()
@@ -89,5 +101,27 @@ impl Transport for ChannelTransport {
     /// Every rank is a thread of this process.
     fn local_ranks(&self) -> usize {
         self.peers.len()
+    }
+    fn doorbell(&self) -> Doorbell {
+        Doorbell::local(self.bells.clone(), self.rank)
+    }
+}
+
+#[cfg(test)]
+mod test {
+    use super::*;
+    use std::sync::atomic::Ordering;
+
+    #[test]
+    fn a_send_rings_the_receivers_doorbell_alone() {
+        let mut mesh = ChannelTransport::mesh(3);
+        let rung = |t: &ChannelTransport| t.doorbell().flag().load(Ordering::Relaxed);
+        assert!(mesh.iter().all(|t| rung(t) == 0));
+        mesh[0].send(2, vec![7]);
+        assert_eq!(mesh.iter().map(rung).collect::<Vec<_>>(), [0, 0, 1]);
+        // Answered before the look, as a worker's poll does: the message is there.
+        mesh[2].doorbell().answer();
+        assert_eq!(mesh[2].try_recv(), Some((0, vec![7])));
+        assert_eq!(rung(&mesh[2]), 0);
     }
 }

@@ -17,6 +17,7 @@
 //! run of groups they are often on different ranks), and the protocol
 //! orders nothing between two receivers.
 
+use crate::cluster::doorbell::Doorbell;
 use crate::cluster::outcome::RunError;
 use crate::cluster::protocol::Message;
 use crate::cluster::rank::RankState;
@@ -201,17 +202,22 @@ pub(in crate::cluster) struct WorkerPoll<P: Problem, T> {
     /// Every thread of this machine's ranks has a processor: an idle
     /// worker may look at the link while the rank waits for work.
     pub(in crate::cluster) spin: bool,
+    /// The rank's doorbell, which senders on this machine ring.
+    pub(in crate::cluster) doorbell: Doorbell,
 }
 
 impl<P: Problem, T: Transport + Send + 'static> Poller for WorkerPoll<P, T> {
     fn poll(&self) -> bool {
         let Some(link) = self.link.upgrade() else {
+            self.doorbell.answer();
             return false;
         };
         let Some(mut link) = link.try_lock() else {
-            // Another thread is at it.
+            // Another thread is at it (and leaves the doorbell to this
+            // one's next look, if it rang after that thread answered it).
             return self.spin;
         };
+        self.doorbell.answer();
         if let Err(e) = link.pump() {
             link.failed.get_or_insert(e);
         }
@@ -220,5 +226,9 @@ impl<P: Problem, T: Transport + Send + 'static> Poller for WorkerPoll<P, T> {
             let _ = self.bell.try_send(());
         }
         self.spin && awaits
+    }
+
+    fn doorbell(&self) -> &std::sync::atomic::AtomicU32 {
+        self.doorbell.flag()
     }
 }

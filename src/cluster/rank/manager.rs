@@ -242,6 +242,7 @@ impl<'a, P: Problem, T: Transport + Send + 'static> Manager<'a, P, T> {
                         link: link.clone(),
                         bell: ring.clone(),
                         spin: spins(config, local_ranks, host_cpus),
+                        doorbell: transport.doorbell(),
                     }),
                     every,
                 );

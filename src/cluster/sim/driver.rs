@@ -224,11 +224,17 @@ pub(super) fn run<P: Problem>(problem: &Arc<P>, config: &SimConfig) -> Result<Si
             Event::Step { rank, worker } => sim.step(rank, worker, t),
             Event::Arrive { from, to, msg } => {
                 sim.ranks[to].mailbox.push_back((from, msg));
+                let rung = sim.doorbell(from, to);
                 let r = &sim.ranks[to];
                 let at = if r.busy_until >= t {
                     r.busy_until
                 } else {
-                    next_poll(r.active, t, r.pause_max())
+                    let polled = next_poll(r.active, t, r.pause_max());
+                    match rung {
+                        // A worker of the busy rank heard its doorbell.
+                        Some(look) if !r.state.awaits_answer() => polled.min(t + look),
+                        _ => polled,
+                    }
                 };
                 sim.schedule_poll(to, at);
             }
@@ -275,6 +281,19 @@ impl<'p, 'h, P: Problem> Sim<'p, 'h, P> {
 
     fn ns(&self, i: Instant) -> Ns {
         i.saturating_duration_since(self.base).as_nanos() as Ns
+    }
+
+    /// How soon a busy `to` hears a message from `from` by its doorbell:
+    /// where the two share a machine, at its workers' next look at their
+    /// context, every `POLL_EVERY` nodes of each worker (half that gap on
+    /// average, shared by the rank's workers, and stretched by the
+    /// threads a core); `None` between machines, which have no bell.
+    fn doorbell(&self, from: usize, to: usize) -> Option<Ns> {
+        let host = self.config.ranks_per_host.max(1);
+        (from / host == to / host).then(|| {
+            let gap = crate::engine::POLL_EVERY * self.costs.node_ns * load(self.config);
+            gap.div_ceil(2 * self.config.threads().max(1) as Ns)
+        })
     }
 
     /// Schedules a poll of `rank` at `at`, unless one comes sooner.
@@ -612,6 +631,7 @@ impl<'p, 'h, P: Problem> Sim<'p, 'h, P> {
             network: config.network,
             costs: config.costs,
             cores: config.cores,
+            ranks_per_host: config.ranks_per_host,
             solutions: outcome.solutions,
             objective: outcome.objective,
             nodes: outcome.nodes,

@@ -66,6 +66,11 @@ pub struct SimConfig {
     /// a core and the managers poll less often, as `manager.rs` does: to
     /// compare with an oversubscribed real run.
     pub cores: Option<usize>,
+    /// Ranks a machine: ranks `0..n` share the first, `n..2n` the next.
+    /// A message between two ranks of one machine rings the receiver's
+    /// doorbell (`cluster/doorbell.rs`): a busy receiver sees it at its
+    /// workers' next look, not at their next timed poll.
+    pub ranks_per_host: usize,
 }
 
 impl SimConfig {
@@ -81,6 +86,7 @@ impl SimConfig {
             costs: Costs::with_node_ns(node_ns),
             kill: None,
             cores: None,
+            ranks_per_host: 1,
         }
     }
 

@@ -51,6 +51,8 @@ pub struct SimReport {
     pub(crate) costs: Costs,
     /// See `SimConfig::cores`.
     pub(crate) cores: Option<usize>,
+    /// See `SimConfig::ranks_per_host`.
+    pub(crate) ranks_per_host: usize,
     /// Solutions found (weighted, as a real run counts them).
     pub solutions: u64,
     /// Optimise mode: the optimum found (as [`Outcome::objective`](crate::cluster::Outcome::objective)).

@@ -7,10 +7,16 @@
 //! gives it a [`Poller`] and an interval, and each worker calls
 //! [`Poller::poll`] about that often while it walks, and at once after it
 //! hands the owner an event that another rank waits for (a donation, its
-//! pool gone idle).
+//! pool gone idle). The owner may also give it a doorbell, a flag that
+//! others set when they send it a message: a worker looks at it at every
+//! look, a load of a cache line, and polls at once when it is set.
 
 use std::cell::Cell;
+use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::{Duration, Instant};
+
+/// The bell of an owner without one: never rung.
+static SILENT: AtomicU32 = AtomicU32::new(0);
 
 /// Whoever owns the pool and wants its workers' help with its messages.
 pub(crate) trait Poller: Send + Sync {
@@ -19,6 +25,13 @@ pub(crate) trait Poller: Send + Sync {
     /// whether an idle worker should go on looking: the owner waits for
     /// an answer (work), and its threads have cores of their own.
     fn poll(&self) -> bool;
+
+    /// The owner's doorbell: non-zero once someone has sent the owner a
+    /// message it has not looked for yet. `poll` clears it before it
+    /// looks, so a bell rung during a poll is heard at the next look.
+    fn doorbell(&self) -> &AtomicU32 {
+        &SILENT
+    }
 }
 
 /// How long an idle worker looks at the owner's messages while the owner
@@ -46,6 +59,7 @@ const MOST_LOOKS: u32 = 1 << 16;
 /// (modelled; the test below measures a coarser case).
 pub(crate) struct PollClock<'a> {
     poller: &'a dyn Poller,
+    bell: &'a AtomicU32,
     every: Duration,
     /// Looks left until the next read.
     countdown: Cell<u32>,
@@ -61,6 +75,7 @@ impl<'a> PollClock<'a> {
         let now = Instant::now();
         PollClock {
             poller,
+            bell: poller.doorbell(),
             every,
             countdown: Cell::new(1),
             counted: Cell::new(1),
@@ -69,9 +84,16 @@ impl<'a> PollClock<'a> {
         }
     }
 
-    /// One look at the context: polls when the interval has passed.
+    /// One look at the context: polls when the doorbell rang or the
+    /// interval has passed.
     #[inline(always)]
     pub(crate) fn tick(&self) {
+        // Relaxed: the bell is a hint to look now; what it announces is
+        // read through the owner's transport, which orders it.
+        if self.bell.load(Ordering::Relaxed) != 0 {
+            self.rung();
+            return;
+        }
         let left = self.countdown.get();
         if left > 1 {
             self.countdown.set(left - 1);
@@ -87,6 +109,13 @@ impl<'a> PollClock<'a> {
         self.polled_at.set(now);
         self.read_at.set(now);
         self.counted.set(self.countdown.get().max(1));
+    }
+
+    /// The doorbell rang: poll now, and count the interval from here.
+    #[cold]
+    #[inline(never)]
+    fn rung(&self) {
+        self.poll_now();
     }
 
     #[cold]
@@ -194,6 +223,43 @@ mod test {
             median <= every + look + look / 2,
             "polls every {median:?} for an interval of {every:?} and looks of {look:?}"
         );
+    }
+
+    /// Counts its polls and clears its bell at each, as an owner does.
+    struct Belled {
+        polls: AtomicUsize,
+        bell: AtomicU32,
+    }
+
+    impl Poller for Belled {
+        fn poll(&self) -> bool {
+            self.bell.store(0, Ordering::Relaxed);
+            self.polls.fetch_add(1, Ordering::Relaxed);
+            false
+        }
+        fn doorbell(&self) -> &AtomicU32 {
+            &self.bell
+        }
+    }
+
+    #[test]
+    fn a_rung_bell_is_heard_at_the_next_look_and_only_once() {
+        let belled = Belled {
+            polls: AtomicUsize::new(0),
+            bell: AtomicU32::new(0),
+        };
+        let clock = PollClock::new(&belled, Duration::from_secs(60));
+        for _ in 0..1_000 {
+            clock.tick();
+        }
+        assert_eq!(belled.polls.load(Ordering::Relaxed), 0, "polled unrung");
+        belled.bell.store(1, Ordering::Relaxed);
+        clock.tick();
+        assert_eq!(belled.polls.load(Ordering::Relaxed), 1, "the bell unheard");
+        for _ in 0..1_000 {
+            clock.tick();
+        }
+        assert_eq!(belled.polls.load(Ordering::Relaxed), 1, "heard twice");
     }
 
     #[test]

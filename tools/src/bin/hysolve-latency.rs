@@ -87,6 +87,9 @@ fn simulated(
         ranks.to_string(),
         "--threads".into(),
         threads.to_string(),
+        // The real run's ranks share this machine, and ring each other.
+        "--ranks-per-host".into(),
+        ranks.to_string(),
         "--json".into(),
     ];
     cmd.extend(problem.iter().cloned());

@@ -161,6 +161,13 @@ fn command() -> Command {
                 .help("Cores the whole run shares (to compare with an oversubscribed real run) [default: one a worker]"),
         )
         .arg(
+            Arg::new("ranks-per-host")
+                .long("ranks-per-host")
+                .value_name("N")
+                .value_parser(value_parser!(u32).range(1..))
+                .help("Ranks a machine: a message between two ranks of one machine rings the receiver's doorbell, heard at its workers' next look [default: all the ranks with --cores, else 1]"),
+        )
+        .arg(
             Arg::new("checkpoint")
                 .long("checkpoint")
                 .value_name("FILE")
@@ -312,6 +319,12 @@ fn simulate(m: &ArgMatches) -> Result<(), String> {
     config.network = network;
     config.kill = m.get_one::<(usize, f64)>("kill").copied();
     config.cores = m.get_one::<u32>("cores").map(|&c| c as usize);
+    config.ranks_per_host = match m.get_one::<u32>("ranks-per-host") {
+        Some(&n) => n as usize,
+        // Cores shared by the whole run: one machine.
+        None if config.cores.is_some() => ranks,
+        None => 1,
+    };
     let calibrate = match node_ns {
         Some(_) => None,
         None => Some(Duration::from_secs_f64(
