@@ -14,12 +14,16 @@
 //! (`cluster/README.md`, "Noticing a message").
 //!
 //! Over MPI the flags are an MPI-3 shared-memory window on each machine's
-//! ranks (`mpi_transport.rs`); between ranks that are threads of one
+//! ranks (`mpi_doorbells.rs`); between ranks that are threads of one
 //! process (tests, `run_threaded`), an array of them.
 
+#[cfg(feature = "mpi")]
 use std::ptr::NonNull;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU32, Ordering};
+
+/// The flag of a rank that nobody rings.
+static SILENT: AtomicU32 = AtomicU32::new(0);
 
 /// One rank's flag, alone on its cache lines, so that ringing one rank
 /// does not disturb the looks of another.
@@ -28,6 +32,7 @@ use std::sync::atomic::{AtomicU32, Ordering};
 pub(super) struct Bell(AtomicU32);
 
 /// The bytes of one rank's flag in shared memory.
+#[cfg(feature = "mpi")]
 pub(super) const BELL_BYTES: usize = std::mem::size_of::<Bell>();
 
 impl Bell {
@@ -38,34 +43,36 @@ impl Bell {
     }
 }
 
-/// A rank's own bell, as its workers hold it.
+/// A rank's own bell, as its link and its workers hold it.
+#[derive(Clone)]
 pub(crate) struct Doorbell(Own);
 
+#[derive(Clone)]
 enum Own {
     /// No bell: nobody rings this rank (a one-rank run, a transport
     /// without shared memory).
-    None(AtomicU32),
+    None,
     /// One of the bells of ranks that are threads of one process.
     Local(Arc<[Bell]>, usize),
     /// A bell in an MPI shared-memory window.
+    #[cfg(feature = "mpi")]
     Shared(NonNull<Bell>),
 }
 
-// SAFETY: a `Shared` bell points into an MPI shared-memory window that
-// its transport allocated and frees only when it is dropped in an orderly
-// finish, after every worker of the rank has stopped (`RankPool::stop`
-// joins them before the manager drops the link, and with it the
-// transport); an abandoned run never frees it. So the pointer is valid
-// wherever a worker may read it, and the flag is an atomic, which any
-// thread (of any process) may load and store at once.
+// SAFETY: a `Shared` bell points into an MPI shared-memory window, which
+// `Doorbell::shared`'s caller guarantees is not freed while the doorbell
+// or a clone of it is read; the flag is an atomic, which any thread (of any process)
+// may load and store at once. The other kinds are `Send` of themselves.
+#[cfg(feature = "mpi")]
 unsafe impl Send for Doorbell {}
 // SAFETY: as for `Send`: the bell is only read and written as an atomic.
+#[cfg(feature = "mpi")]
 unsafe impl Sync for Doorbell {}
 
 impl Doorbell {
     /// A bell nobody rings.
     pub(crate) fn none() -> Doorbell {
-        Doorbell(Own::None(AtomicU32::new(0)))
+        Doorbell(Own::None)
     }
 
     /// Bell `index` of `bells`.
@@ -77,9 +84,9 @@ impl Doorbell {
     /// The bell at `bell`, in a shared-memory window.
     ///
     /// # Safety
-    /// `bell` must stay valid while the doorbell or a reference taken from
-    /// it lives (see the `Send` impl: the window is freed only after the
-    /// rank's workers stopped).
+    /// `bell` must stay valid while the doorbell or a clone of it is read
+    /// (a reference taken from one included).
+    #[cfg(feature = "mpi")]
     pub(super) unsafe fn shared(bell: NonNull<Bell>) -> Doorbell {
         Doorbell(Own::Shared(bell))
     }
@@ -87,19 +94,25 @@ impl Doorbell {
     /// The flag the workers look at.
     pub(crate) fn flag(&self) -> &AtomicU32 {
         match &self.0 {
-            Own::None(flag) => flag,
+            Own::None => &SILENT,
             Own::Local(bells, index) => &bells[*index].0,
-            // SAFETY: valid while `self` lives (`Doorbell::shared`'s
+            // SAFETY: valid while `self` is read (`Doorbell::shared`'s
             // contract), and only ever used as an atomic.
+            #[cfg(feature = "mpi")]
             Own::Shared(bell) => unsafe { &bell.as_ref().0 },
         }
     }
 
     /// Takes the ring, before the transport is looked at: a message sent
-    /// after this rings again. SeqCst, so that the probes that follow are
-    /// not read before the flag is cleared.
+    /// after this rings again. A silent bell is only read, so that the
+    /// rank's threads share its cache line until someone rings; a rung
+    /// one is cleared by a swap, SeqCst, so that the probes that follow
+    /// are not read before it is cleared. A ring after the load stays.
     pub(crate) fn answer(&self) {
-        self.flag().swap(0, Ordering::SeqCst);
+        let flag = self.flag();
+        if flag.load(Ordering::Relaxed) != 0 {
+            flag.swap(0, Ordering::SeqCst);
+        }
     }
 }
 

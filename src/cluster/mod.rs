@@ -1,7 +1,8 @@
 //! The cluster layer: ranks joined in an extended star. Rank 0 is the master
 //! and also works; on every rank its threads share one link to the others.
-//! `mpi_transport` is the only code in hysolve that calls MPI (built with
-//! the `mpi` feature: off by default, the command line turns it on). The
+//! `mpi_transport` and `mpi_doorbells` are the only code in hysolve that
+//! calls MPI (built with the `mpi` feature: off by default, the command
+//! line turns it on). The
 //! protocol and why it terminates correctly are in `README.md` beside this
 //! file.
 //!
@@ -34,6 +35,8 @@ mod layout;
 mod master;
 #[cfg(feature = "sim")]
 pub use master::master_bench;
+#[cfg(feature = "mpi")]
+mod mpi_doorbells;
 #[cfg(feature = "mpi")]
 mod mpi_transport;
 pub(crate) mod observer;

@@ -9,20 +9,17 @@
 //! one at a time (the link's lock): MPI must grant `Serialized`.
 //!
 //! The ranks of one machine share their doorbells (`doorbell.rs`) in an
-//! MPI-3 shared-memory window: a send to a rank of the same machine rings
-//! its bell.
+//! MPI-3 shared-memory window (`mpi_doorbells.rs`): a send to a rank of
+//! the same machine rings its bell.
 
-use super::doorbell::{BELL_BYTES, Bell, Doorbell};
+use super::doorbell::Doorbell;
+use super::mpi_doorbells::Bells;
 use super::transport::Transport;
 use mpi::Threading;
-use mpi::collective::CommunicatorCollectives;
 use mpi::environment::Universe;
-use mpi::ffi;
 use mpi::point_to_point::{Destination, MatchedReceiveVec, Source};
-use mpi::raw::AsRaw;
 use mpi::request::{Request, StaticScope};
 use mpi::topology::{Communicator, SimpleCommunicator};
-use std::ptr::NonNull;
 
 /// A send in flight and the buffer it reads from.
 struct InFlight {
@@ -36,8 +33,8 @@ struct InFlight {
 pub(super) struct MpiTransport {
     world: SimpleCommunicator,
     in_flight: Vec<InFlight>,
-    /// The doorbells of this machine's ranks; `None` where MPI could not
-    /// share memory between them (each rank then polls on its clock).
+    /// The doorbells of this machine's ranks; taken when the window is
+    /// freed, or forgotten when the run is abandoned.
     bells: Option<Bells>,
     /// Finalizes MPI when dropped, last; taken and forgotten when the run
     /// failed here ([`Transport::abandon`]).
@@ -58,12 +55,7 @@ impl MpiTransport {
             ));
         }
         let world = universe.world();
-        let bells = Bells::new(&world);
-        if bells.is_none() {
-            tracing::debug!(
-                "no shared-memory window: ranks poll for messages on their clock alone"
-            );
-        }
+        let bells = Some(Bells::new(&world)?);
         Ok(MpiTransport {
             world,
             in_flight: Vec::new(),
@@ -154,16 +146,19 @@ impl Transport for MpiTransport {
         // Without MPI_Finalize, which would wait for the other ranks, who
         // wait for this one: the process exits with its error, and the
         // launcher (mpirun: a process that exits without finalizing, or
-        // with a non-zero status) ends the job.
+        // with a non-zero status) ends the job. The doorbells' window and
+        // communicator are left alone as well (freeing them is collective),
+        // and stay valid for any worker still looking.
+        std::mem::forget(self.bells.take());
         std::mem::forget(self.universe.take());
     }
 
-    fn doorbell(&self) -> Doorbell {
+    unsafe fn doorbell(&self) -> Doorbell {
         match &self.bells {
-            // SAFETY: the window lives until this transport is dropped in
-            // an orderly finish, after the rank's workers, who hold the
-            // doorbell, have stopped (`Bells::free`).
-            Some(bells) => unsafe { Doorbell::shared(bells.mine) },
+            // SAFETY: the window lives until this transport is dropped
+            // (`Bells::free`), after which this function's caller
+            // guarantees the doorbell is not read.
+            Some(bells) => unsafe { bells.doorbell() },
             None => Doorbell::none(),
         }
     }
@@ -188,112 +183,12 @@ impl Drop for MpiTransport {
         }
         // Finalizing with sends in flight would free buffers MPI still reads.
         self.flush();
-        if let Some(bells) = self.bells.take() {
+        if std::thread::panicking() {
+            // Unwinding from a panic, the workers may still be looking at
+            // the bell: leave the window as an abandoned run does.
+            std::mem::forget(self.bells.take());
+        } else if let Some(bells) = self.bells.take() {
             bells.free();
         }
-    }
-}
-
-/// The first place for a bell in a rank's part of the window, which MPI
-/// aligns less strictly than a bell: each rank (and every rank that
-/// rings it) rounds its part's base up alike.
-fn aligned(base: *mut Bell) -> *mut Bell {
-    let skip = (base as usize).next_multiple_of(std::mem::align_of::<Bell>()) - base as usize;
-    base.cast::<u8>().wrapping_add(skip).cast()
-}
-
-/// The doorbells of this machine's ranks, in an MPI-3 shared-memory window:
-/// each rank's bell on cache lines of its own.
-struct Bells {
-    /// The ranks of this machine.
-    node: SimpleCommunicator,
-    window: ffi::MPI_Win,
-    /// Each rank's bell by its rank in the world, where it is on this
-    /// machine.
-    of_rank: Vec<Option<NonNull<Bell>>>,
-    /// This rank's own.
-    mine: NonNull<Bell>,
-}
-
-impl Bells {
-    /// Allocates this machine's bells, collectively over the world's ranks
-    /// (each machine's among themselves); `None` where MPI fails to.
-    fn new(world: &SimpleCommunicator) -> Option<Bells> {
-        let node = world.split_shared(world.rank());
-        let mut world_ranks = vec![0i32; node.size() as usize];
-        node.all_gather_into(&world.rank(), &mut world_ranks[..]);
-        let mut base: *mut Bell = std::ptr::null_mut();
-        // SAFETY: a null handle for MPI to fill.
-        let mut window: ffi::MPI_Win = unsafe { ffi::RSMPI_WIN_NULL };
-        // SAFETY: MPI_Win_allocate_shared is collective over `node`, which
-        // every rank of this machine reaches here at once (each calls
-        // `init` once, before any message); `base` and `window` are valid
-        // places for its results. MPI's default handler makes a failure
-        // end the job; the code is checked for an MPI whose handler
-        // returns instead.
-        let code = unsafe {
-            ffi::MPI_Win_allocate_shared(
-                (2 * BELL_BYTES) as ffi::MPI_Aint,
-                1,
-                ffi::RSMPI_INFO_NULL,
-                node.as_raw(),
-                &mut base as *mut *mut Bell as *mut std::ffi::c_void,
-                &mut window,
-            )
-        };
-        if code != ffi::MPI_SUCCESS as i32 {
-            return None;
-        }
-        let mut of_rank = vec![None; world.size() as usize];
-        for (local, &world_rank) in world_ranks.iter().enumerate() {
-            let mut size: ffi::MPI_Aint = 0;
-            let mut unit = 0;
-            let mut at: *mut Bell = std::ptr::null_mut();
-            // SAFETY: `window` is the shared window just allocated over
-            // `node`, `local` one of its ranks, and the out-parameters are
-            // valid places for its size, unit and base.
-            let code = unsafe {
-                ffi::MPI_Win_shared_query(
-                    window,
-                    local as i32,
-                    &mut size,
-                    &mut unit,
-                    &mut at as *mut *mut Bell as *mut std::ffi::c_void,
-                )
-            };
-            if code == ffi::MPI_SUCCESS as i32 && size as usize >= 2 * BELL_BYTES {
-                of_rank[world_rank as usize] = NonNull::new(aligned(at));
-            }
-        }
-        let mine = NonNull::new(aligned(base))?;
-        // SAFETY: a bell's place in the window's memory for this rank (two
-        // bells long: one aligned bell fits), which no rank touches before
-        // the barrier below: a silent bell is written before anyone rings.
-        unsafe { mine.as_ptr().write(Bell::default()) };
-        node.barrier();
-        Some(Bells {
-            node,
-            window,
-            of_rank,
-            mine,
-        })
-    }
-
-    /// Rank `rank`'s bell, where it is on this machine.
-    fn of(&self, rank: usize) -> Option<&Bell> {
-        // SAFETY: the pointers are into the window, which lives as long as
-        // `self`; the bell is only ever used as an atomic.
-        self.of_rank[rank].map(|bell| unsafe { bell.as_ref() })
-    }
-
-    /// Frees the window, collectively over this machine's ranks, each at
-    /// its orderly finish, after its workers stopped.
-    fn free(mut self) {
-        self.node.barrier();
-        // SAFETY: `window` was allocated by `new` and is freed once, here;
-        // no thread of this rank reads a bell any more (its workers have
-        // stopped), and the barrier above waits until no rank of this
-        // machine rings one.
-        unsafe { ffi::MPI_Win_free(&mut self.window) };
     }
 }

@@ -70,4 +70,6 @@ pub(crate) use race::race;
 pub(crate) use ramp::ramp;
 pub use sequential::sequential;
 pub(crate) use task::Task;
-pub(crate) use walk::{POLL_EVERY, Searcher};
+#[cfg(feature = "sim")]
+pub(crate) use walk::POLL_EVERY;
+pub(crate) use walk::Searcher;

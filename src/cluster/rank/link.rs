@@ -63,6 +63,8 @@ pub(in crate::cluster) struct Link<P: Problem, T> {
     terminating: bool,
     /// A worker's pump failed: the manager returns the error.
     failed: Option<RunError>,
+    /// The rank's doorbell, answered at each pump.
+    doorbell: Doorbell,
 }
 
 impl<P: Problem, T: Transport> Link<P, T> {
@@ -71,8 +73,10 @@ impl<P: Problem, T: Transport> Link<P, T> {
         state: RankState<P, RankPool<P::Node>>,
         events: Receiver<PoolEvent<P::Node>>,
         group_master: bool,
+        doorbell: Doorbell,
     ) -> Self {
         Link {
+            doorbell,
             rank: transport.rank(),
             transport,
             state,
@@ -88,6 +92,9 @@ impl<P: Problem, T: Transport> Link<P, T> {
     /// Takes what has come, as far as the rank's side goes; returns how
     /// many messages and events it took.
     pub(in crate::cluster) fn pump(&mut self) -> Result<usize, RunError> {
+        // Whoever pumps takes the ring first: a message sent after this
+        // rings again, and no worker polls again for what this pump sees.
+        self.doorbell.answer();
         let mut taken = 0;
         while !self.terminating {
             let (from, msg) = if let Some(m) = self.inbox.pop_front() {
@@ -202,7 +209,8 @@ pub(in crate::cluster) struct WorkerPoll<P: Problem, T> {
     /// Every thread of this machine's ranks has a processor: an idle
     /// worker may look at the link while the rank waits for work.
     pub(in crate::cluster) spin: bool,
-    /// The rank's doorbell, which senders on this machine ring.
+    /// The rank's doorbell, which senders on this machine ring (the
+    /// link's pump answers it).
     pub(in crate::cluster) doorbell: Doorbell,
 }
 
@@ -213,11 +221,10 @@ impl<P: Problem, T: Transport + Send + 'static> Poller for WorkerPoll<P, T> {
             return false;
         };
         let Some(mut link) = link.try_lock() else {
-            // Another thread is at it (and leaves the doorbell to this
-            // one's next look, if it rang after that thread answered it).
+            // Another thread is at it (and leaves a ring that came after
+            // it answered the doorbell to this worker's clock).
             return self.spin;
         };
-        self.doorbell.answer();
         if let Err(e) = link.pump() {
             link.failed.get_or_insert(e);
         }

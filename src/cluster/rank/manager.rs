@@ -234,6 +234,13 @@ impl<'a, P: Problem, T: Transport + Send + 'static> Manager<'a, P, T> {
         let (ring, bell) = bounded(1);
         let every = worker_poll(config.threads, local_ranks, host_cpus);
         let group_master = layout.is_group_master(rank);
+        // SAFETY: the doorbell is read by the rank's workers and its link's
+        // pump alone. The workers stop (`RankPool::stop` joins them, on
+        // `Terminate`) before the manager drops the link and the transport
+        // with it; a dropped link pumps no more; and an abandoned run, or
+        // one unwinding from a panic, never frees the bell's window
+        // (`mpi_transport.rs`). So no one reads it after the transport.
+        let doorbell = unsafe { transport.doorbell() };
         let link = Arc::new_cyclic(|link| {
             if size > 1 {
                 // With no other rank there are no messages to look for.
@@ -242,13 +249,19 @@ impl<'a, P: Problem, T: Transport + Send + 'static> Manager<'a, P, T> {
                         link: link.clone(),
                         bell: ring.clone(),
                         spin: spins(config, local_ranks, host_cpus),
-                        doorbell: transport.doorbell(),
+                        doorbell: doorbell.clone(),
                     }),
                     every,
                 );
             }
             let state = RankState::for_run(problem, config, rank, layout, pool, report);
-            Mutex::new(Link::new(transport, state, events.clone(), group_master))
+            Mutex::new(Link::new(
+                transport,
+                state,
+                events.clone(),
+                group_master,
+                doorbell,
+            ))
         });
         Manager {
             config,

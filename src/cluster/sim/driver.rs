@@ -230,11 +230,8 @@ pub(super) fn run<P: Problem>(problem: &Arc<P>, config: &SimConfig) -> Result<Si
                     r.busy_until
                 } else {
                     let polled = next_poll(r.active, t, r.pause_max());
-                    match rung {
-                        // A worker of the busy rank heard its doorbell.
-                        Some(look) if !r.state.awaits_answer() => polled.min(t + look),
-                        _ => polled,
-                    }
+                    // A walking worker of the rank hears its doorbell.
+                    rung.map_or(polled, |look| polled.min(t + look))
                 };
                 sim.schedule_poll(to, at);
             }
@@ -283,16 +280,20 @@ impl<'p, 'h, P: Problem> Sim<'p, 'h, P> {
         i.saturating_duration_since(self.base).as_nanos() as Ns
     }
 
-    /// How soon a busy `to` hears a message from `from` by its doorbell:
-    /// where the two share a machine, at its workers' next look at their
-    /// context, every `POLL_EVERY` nodes of each worker (half that gap on
-    /// average, shared by the rank's workers, and stretched by the
-    /// threads a core); `None` between machines, which have no bell.
+    /// How soon `to` hears a message from `from` by its doorbell: where
+    /// the two share a machine and `to` has workers walking, at their next
+    /// look at their context, every `POLL_EVERY` nodes of each (half that
+    /// gap on average, shared by the walking workers, and stretched by the
+    /// threads a core). `None` between machines, which have no bell, and
+    /// on a rank whose workers all wait or have stopped (its manager or
+    /// its idle worker takes the message on their schedule).
     fn doorbell(&self, from: usize, to: usize) -> Option<Ns> {
         let host = self.config.ranks_per_host.max(1);
-        (from / host == to / host).then(|| {
+        let r = &self.ranks[to];
+        let walking = r.pool.borrow().walking() as Ns;
+        (from / host == to / host && walking > 0 && !r.state.terminated()).then(|| {
             let gap = crate::engine::POLL_EVERY * self.costs.node_ns * load(self.config);
-            gap.div_ceil(2 * self.config.threads().max(1) as Ns)
+            gap.div_ceil(2 * walking)
         })
     }
 

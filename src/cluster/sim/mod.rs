@@ -65,12 +65,12 @@ pub struct SimConfig {
     /// worker). With fewer, each worker and manager runs at its share of
     /// a core and the managers poll less often, as `manager.rs` does: to
     /// compare with an oversubscribed real run.
-    pub cores: Option<usize>,
+    pub(crate) cores: Option<usize>,
     /// Ranks a machine: ranks `0..n` share the first, `n..2n` the next.
     /// A message between two ranks of one machine rings the receiver's
     /// doorbell (`cluster/doorbell.rs`): a busy receiver sees it at its
     /// workers' next look, not at their next timed poll.
-    pub ranks_per_host: usize,
+    pub(crate) ranks_per_host: usize,
 }
 
 impl SimConfig {
@@ -93,6 +93,14 @@ impl SimConfig {
     /// Worker threads a rank.
     pub(crate) fn threads(&self) -> usize {
         self.run.threads
+    }
+
+    /// The machines the run shares: `cores` in all (`None`: one for every
+    /// worker), and `ranks_per_host` ranks each ([`SimConfig`]'s fields of
+    /// those names).
+    pub fn machines(&mut self, cores: Option<usize>, ranks_per_host: usize) {
+        self.cores = cores;
+        self.ranks_per_host = ranks_per_host.max(1);
     }
 
     /// The search type (the run's).

@@ -60,6 +60,9 @@ const MOST_LOOKS: u32 = 1 << 16;
 pub(crate) struct PollClock<'a> {
     poller: &'a dyn Poller,
     bell: &'a AtomicU32,
+    /// The bell rang on after a poll for it (another thread held the
+    /// owner's messages): heard again from the next read of the clock.
+    deaf: Cell<bool>,
     every: Duration,
     /// Looks left until the next read.
     countdown: Cell<u32>,
@@ -76,6 +79,7 @@ impl<'a> PollClock<'a> {
         PollClock {
             poller,
             bell: poller.doorbell(),
+            deaf: Cell::new(false),
             every,
             countdown: Cell::new(1),
             counted: Cell::new(1),
@@ -90,7 +94,7 @@ impl<'a> PollClock<'a> {
     pub(crate) fn tick(&self) {
         // Relaxed: the bell is a hint to look now; what it announces is
         // read through the owner's transport, which orders it.
-        if self.bell.load(Ordering::Relaxed) != 0 {
+        if !self.deaf.get() && self.bell.load(Ordering::Relaxed) != 0 {
             self.rung();
             return;
         }
@@ -112,15 +116,23 @@ impl<'a> PollClock<'a> {
     }
 
     /// The doorbell rang: poll now, and count the interval from here.
+    /// Still rung after the poll, the bell waits for the clock's next
+    /// read: another thread is at the owner's messages (and answers the
+    /// bell when it next pumps), and a worker that tried again at every
+    /// look would spend its walk on it.
     #[cold]
     #[inline(never)]
     fn rung(&self) {
         self.poll_now();
+        if self.bell.load(Ordering::Relaxed) != 0 {
+            self.deaf.set(true);
+        }
     }
 
     #[cold]
     #[inline(never)]
     fn read(&self) {
+        self.deaf.set(false);
         let mut now = Instant::now();
         // What one look took since the last read (at least a nanosecond).
         let gap = now.saturating_duration_since(self.read_at.get()).as_nanos();
@@ -260,6 +272,38 @@ mod test {
             clock.tick();
         }
         assert_eq!(belled.polls.load(Ordering::Relaxed), 1, "heard twice");
+    }
+
+    /// Never answers its bell, as when another thread holds the owner's
+    /// messages.
+    struct Held {
+        polls: AtomicUsize,
+        bell: AtomicU32,
+    }
+
+    impl Poller for Held {
+        fn poll(&self) -> bool {
+            self.polls.fetch_add(1, Ordering::Relaxed);
+            false
+        }
+        fn doorbell(&self) -> &AtomicU32 {
+            &self.bell
+        }
+    }
+
+    #[test]
+    fn a_bell_left_rung_is_not_polled_at_every_look() {
+        let held = Held {
+            polls: AtomicUsize::new(0),
+            bell: AtomicU32::new(1),
+        };
+        let clock = PollClock::new(&held, Duration::from_secs(60));
+        for _ in 0..10_000 {
+            clock.tick();
+        }
+        // The first look, and at most a read of the clock or two after it.
+        let polls = held.polls.load(Ordering::Relaxed);
+        assert!((1..=3).contains(&polls), "{polls} polls");
     }
 
     #[test]

@@ -318,13 +318,14 @@ fn simulate(m: &ArgMatches) -> Result<(), String> {
     config.jitter = *m.get_one::<f64>("jitter").expect("default");
     config.network = network;
     config.kill = m.get_one::<(usize, f64)>("kill").copied();
-    config.cores = m.get_one::<u32>("cores").map(|&c| c as usize);
-    config.ranks_per_host = match m.get_one::<u32>("ranks-per-host") {
+    let cores = m.get_one::<u32>("cores").map(|&c| c as usize);
+    let ranks_per_host = match m.get_one::<u32>("ranks-per-host") {
         Some(&n) => n as usize,
         // Cores shared by the whole run: one machine.
-        None if config.cores.is_some() => ranks,
+        None if cores.is_some() => ranks,
         None => 1,
     };
+    config.machines(cores, ranks_per_host);
     let calibrate = match node_ns {
         Some(_) => None,
         None => Some(Duration::from_secs_f64(
