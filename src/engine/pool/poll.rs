@@ -237,15 +237,29 @@ mod test {
         );
     }
 
-    /// Counts its polls and clears its bell at each, as an owner does.
+    /// Counts its polls, and clears its bell at each as an owner does,
+    /// unless `held` (another thread holds the owner's messages).
     struct Belled {
         polls: AtomicUsize,
         bell: AtomicU32,
+        held: bool,
+    }
+
+    impl Belled {
+        fn new(rung: bool, held: bool) -> Belled {
+            Belled {
+                polls: AtomicUsize::new(0),
+                bell: AtomicU32::new(u32::from(rung)),
+                held,
+            }
+        }
     }
 
     impl Poller for Belled {
         fn poll(&self) -> bool {
-            self.bell.store(0, Ordering::Relaxed);
+            if !self.held {
+                self.bell.store(0, Ordering::Relaxed);
+            }
             self.polls.fetch_add(1, Ordering::Relaxed);
             false
         }
@@ -256,10 +270,7 @@ mod test {
 
     #[test]
     fn a_rung_bell_is_heard_at_the_next_look_and_only_once() {
-        let belled = Belled {
-            polls: AtomicUsize::new(0),
-            bell: AtomicU32::new(0),
-        };
+        let belled = Belled::new(false, false);
         let clock = PollClock::new(&belled, Duration::from_secs(60));
         for _ in 0..1_000 {
             clock.tick();
@@ -274,29 +285,9 @@ mod test {
         assert_eq!(belled.polls.load(Ordering::Relaxed), 1, "heard twice");
     }
 
-    /// Never answers its bell, as when another thread holds the owner's
-    /// messages.
-    struct Held {
-        polls: AtomicUsize,
-        bell: AtomicU32,
-    }
-
-    impl Poller for Held {
-        fn poll(&self) -> bool {
-            self.polls.fetch_add(1, Ordering::Relaxed);
-            false
-        }
-        fn doorbell(&self) -> &AtomicU32 {
-            &self.bell
-        }
-    }
-
     #[test]
     fn a_bell_left_rung_is_not_polled_at_every_look() {
-        let held = Held {
-            polls: AtomicUsize::new(0),
-            bell: AtomicU32::new(1),
-        };
+        let held = Belled::new(true, true);
         let clock = PollClock::new(&held, Duration::from_secs(60));
         for _ in 0..10_000 {
             clock.tick();
