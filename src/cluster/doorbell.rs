@@ -17,13 +17,11 @@
 //! ranks (`mpi_doorbells.rs`); between ranks that are threads of one
 //! process (tests, `run_threaded`), an array of them.
 
+use crate::engine::SILENT;
 #[cfg(feature = "mpi")]
 use std::ptr::NonNull;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU32, Ordering};
-
-/// The flag of a rank that nobody rings.
-static SILENT: AtomicU32 = AtomicU32::new(0);
 
 /// One rank's flag, alone on its cache lines, so that ringing one rank
 /// does not disturb the looks of another.
@@ -50,7 +48,7 @@ pub(crate) struct Doorbell(Own);
 #[derive(Clone)]
 enum Own {
     /// No bell: nobody rings this rank (a one-rank run, a transport
-    /// without shared memory).
+    /// without shared memory); the engine's silent flag.
     None,
     /// One of the bells of ranks that are threads of one process.
     Local(Arc<[Bell]>, usize),
@@ -61,8 +59,9 @@ enum Own {
 
 // SAFETY: a `Shared` bell points into an MPI shared-memory window, which
 // `Doorbell::shared`'s caller guarantees is not freed while the doorbell
-// or a clone of it is read; the flag is an atomic, which any thread (of any process)
-// may load and store at once. The other kinds are `Send` of themselves.
+// or a clone of it is read; the flag is an atomic, which any thread (of
+// any process) may load and store at once. The other kinds are `Send` of
+// themselves.
 #[cfg(feature = "mpi")]
 unsafe impl Send for Doorbell {}
 // SAFETY: as for `Send`: the bell is only read and written as an atomic.

@@ -2,9 +2,8 @@
 //! and also works; on every rank its threads share one link to the others.
 //! `mpi_transport` and `mpi_doorbells` are the only code in hysolve that
 //! calls MPI (built with the `mpi` feature: off by default, the command
-//! line turns it on). The
-//! protocol and why it terminates correctly are in `README.md` beside this
-//! file.
+//! line turns it on). The protocol and why it terminates correctly are in
+//! `README.md` beside this file.
 //!
 //! - [`config`]: a run's configuration, with defaults and a builder;
 //! - `rank/`: one rank's own side: its state machine, free of I/O

@@ -61,7 +61,7 @@ pub use mode::{Mode, Uniqueness};
 pub use optimise::{Optimise, OptimiseTree, Optimising, optimum, ramp_up};
 pub(crate) use parcel::{Parcel, Parcels, Unpacked};
 pub(crate) use pool::stats::{Tally, WorkerStats};
-pub(crate) use pool::{Poller, PoolEvent, RankPool, Threads, UnitReport};
+pub(crate) use pool::{Poller, PoolEvent, RankPool, SILENT, Threads, UnitReport};
 #[cfg(feature = "sim")]
 pub(crate) use pool::{SOLUTION_BATCH, policy};
 pub use prefix::{Prefix, replay};

@@ -16,7 +16,7 @@ use crossbeam_channel::Sender;
 use crossbeam_deque::{Injector, Steal, Stealer, Worker};
 use policy::{Donation, Source};
 use poll::PollClock;
-pub(crate) use poll::Poller;
+pub(crate) use poll::{Poller, SILENT};
 use sleep::{Look, Sleep};
 use stats::{Tally, WorkerStats};
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};

@@ -15,8 +15,9 @@ use std::cell::Cell;
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::{Duration, Instant};
 
-/// The bell of an owner without one: never rung.
-static SILENT: AtomicU32 = AtomicU32::new(0);
+/// The bell of an owner without one: never rung (the owner's side uses
+/// it too, for a rank nobody rings).
+pub(crate) static SILENT: AtomicU32 = AtomicU32::new(0);
 
 /// Whoever owns the pool and wants its workers' help with its messages.
 pub(crate) trait Poller: Send + Sync {
